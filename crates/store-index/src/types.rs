@@ -1,0 +1,47 @@
+//! A decoded `package_index` row (store.md §7).
+
+/// One row of `package_index`: everything pnpm knows about a package's files.
+///
+/// Maps that msgpackr encodes as JS `Map`s are `Vec`s of pairs so their order
+/// survives a decode/encode round trip. Unknown top-level fields are kept in
+/// [`PackageFilesIndex::extra`] and written back unchanged.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct PackageFilesIndex {
+    /// `"sha512"`; rows with another value are unusable.
+    pub algo: String,
+    /// Path (relative, `/`-separated) → file facts. pnpm 12 sorts bytewise.
+    pub files: Vec<(String, FileInfo)>,
+    pub requires_build: Option<bool>,
+    /// The "bundled manifest" (store.md §7), objects in their stored key order.
+    pub manifest: Option<serde_json::Value>,
+    /// Side-effects cache key → build diff.
+    pub side_effects: Option<Vec<(String, SideEffectsDiff)>>,
+    /// pnpm 12: SRI of the uncompressed tar.
+    pub tar_integrity: Option<String>,
+    /// Fields this crate does not interpret, in stored order.
+    pub extra: Vec<(String, serde_json::Value)>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct FileInfo {
+    /// Lowercase hex SHA-512 of the content (128 chars).
+    pub digest: String,
+    /// POSIX mode from the tar header; executable when `mode & 0o111 != 0`.
+    pub mode: u32,
+    pub size: u64,
+    /// Milliseconds since the epoch when the blob was last known good.
+    pub checked_at: Option<f64>,
+}
+
+impl FileInfo {
+    pub fn is_executable(&self) -> bool {
+        self.mode & 0o111 != 0
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SideEffectsDiff {
+    pub added: Option<Vec<(String, FileInfo)>>,
+    pub deleted: Option<Vec<String>>,
+    pub extra: Vec<(String, serde_json::Value)>,
+}
