@@ -1,0 +1,202 @@
+//! A loopback npm registry for tests.
+//!
+//! [`Registry::start`] packs the fixture packages, binds `127.0.0.1:0` with a
+//! listen backlog of 1024 and serves HTTP/1.1 (keep-alive, pipelining) from
+//! its own thread and tokio runtime, so sync and async tests can use it alike.
+//! Dropping the [`Registry`] stops it. Routes (after `%XX` decoding, so
+//! `/@pq%2ffoo` and `/@pq/foo` are the same):
+//!
+//! * `GET /<name>` → packument JSON (`name`, `dist-tags.latest`,
+//!   `versions.<v>` = manifest + `dist {tarball, integrity, shasum}`, `time`)
+//! * `GET /<name>/-/<file>.tgz` → tarball bytes
+//!
+//! Every request is counted by decoded path (see [`Registry::request_count`])
+//! and can be made to fail with [`Registry::fail_next`].
+
+mod fault;
+pub(crate) mod http;
+mod server;
+mod source;
+
+use std::collections::{HashMap, VecDeque};
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+
+pub use fault::Fault;
+use source::Source;
+
+use crate::fixtures::PackageSet;
+
+/// State shared between the test and the server tasks.
+pub(crate) struct Shared {
+    source: Source,
+    counts: Mutex<HashMap<String, usize>>,
+    log: Mutex<Vec<String>>,
+    faults: Mutex<HashMap<String, VecDeque<Fault>>>,
+}
+
+impl Shared {
+    /// Records a request for decoded `path` and takes its next fault.
+    fn record(&self, path: &str) -> Option<Fault> {
+        *self.counts.lock().unwrap().entry(path.to_string()).or_default() += 1;
+        self.log.lock().unwrap().push(path.to_string());
+        self.faults.lock().unwrap().get_mut(path).and_then(VecDeque::pop_front)
+    }
+}
+
+/// A running loopback registry; stops on drop.
+pub struct Registry {
+    addr: SocketAddr,
+    shared: Arc<Shared>,
+    packages: Option<PackageSet>,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Registry {
+    /// Serves the fixture packages under `packages_dir` on a free port.
+    pub fn start(packages_dir: impl AsRef<Path>) -> Registry {
+        Registry::start_on_port(packages_dir, 0)
+    }
+
+    /// Serves `crates/testing/packages`.
+    pub fn start_fixtures() -> Registry {
+        Registry::start(crate::paths::packages_dir())
+    }
+
+    /// Like [`Registry::start`] on a chosen port (0 = any).
+    pub fn start_on_port(packages_dir: impl AsRef<Path>, port: u16) -> Registry {
+        let set = PackageSet::load(packages_dir.as_ref());
+        let listener = server::bind(port);
+        let addr = listener.local_addr().expect("local addr");
+        let source = Source::fixtures(&set, &url_of(addr));
+        Registry::launch(listener, source, Some(set))
+    }
+
+    /// Serves a directory mirror (`<dir>/<name>/-/<file>.tgz`) on a free port.
+    pub fn start_mirror(dir: impl Into<PathBuf>) -> Registry {
+        Registry::start_mirror_on_port(dir, 0)
+    }
+
+    /// Like [`Registry::start_mirror`] on a chosen port (0 = any).
+    pub fn start_mirror_on_port(dir: impl Into<PathBuf>, port: u16) -> Registry {
+        let listener = server::bind(port);
+        Registry::launch(listener, Source::Mirror(dir.into()), None)
+    }
+
+    fn launch(listener: std::net::TcpListener, source: Source, packages: Option<PackageSet>) -> Registry {
+        let addr = listener.local_addr().expect("local addr");
+        let shared = Arc::new(Shared {
+            source,
+            counts: Mutex::default(),
+            log: Mutex::default(),
+            faults: Mutex::default(),
+        });
+        let (stop, stopped) = tokio::sync::oneshot::channel();
+        let thread_shared = Arc::clone(&shared);
+        let thread = std::thread::Builder::new()
+            .name(format!("test-registry-{}", addr.port()))
+            .spawn(move || server::run(listener, thread_shared, stopped))
+            .expect("spawn registry thread");
+        Registry {
+            addr,
+            shared,
+            packages,
+            stop: Some(stop),
+            thread: Some(thread),
+        }
+    }
+
+    /// `http://127.0.0.1:<port>/`.
+    pub fn url(&self) -> String {
+        url_of(self.addr)
+    }
+
+    /// The bound address.
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// The served fixture packages (`None` in mirror mode).
+    pub fn packages(&self) -> Option<&PackageSet> {
+        self.packages.as_ref()
+    }
+
+    /// Full tarball URL of `name@version` on this registry.
+    pub fn tarball_url(&self, name: &str, version: &str) -> String {
+        format!("{}{}", self.url(), crate::fixtures::tarball_path(name, version))
+    }
+
+    /// Number of requests seen for `path` (decoded, with or without the
+    /// leading `/`, e.g. `@pq/a/-/a-1.0.0.tgz` or `/@pq/a`).
+    pub fn request_count(&self, path: &str) -> usize {
+        let key = normalize(path);
+        self.shared.counts.lock().unwrap().get(&key).copied().unwrap_or(0)
+    }
+
+    /// Number of requests seen for the tarball of `name@version`.
+    pub fn tarball_requests(&self, name: &str, version: &str) -> usize {
+        self.request_count(&crate::fixtures::tarball_path(name, version))
+    }
+
+    /// All request paths (decoded, without leading `/`) in arrival order.
+    pub fn requests(&self) -> Vec<String> {
+        self.shared.log.lock().unwrap().clone()
+    }
+
+    /// Request counts by path.
+    pub fn request_counts(&self) -> HashMap<String, usize> {
+        self.shared.counts.lock().unwrap().clone()
+    }
+
+    /// Total number of requests.
+    pub fn total_requests(&self) -> usize {
+        self.shared.log.lock().unwrap().len()
+    }
+
+    /// Forgets all counted requests.
+    pub fn reset_requests(&self) {
+        self.shared.counts.lock().unwrap().clear();
+        self.shared.log.lock().unwrap().clear();
+    }
+
+    /// Makes the next request for `path` hit `fault`. Calls queue up: two
+    /// calls fail the next two requests.
+    pub fn fail_next(&self, path: &str, fault: Fault) {
+        self.shared
+            .faults
+            .lock()
+            .unwrap()
+            .entry(normalize(path))
+            .or_default()
+            .push_back(fault);
+    }
+
+    /// Drops all pending faults.
+    pub fn clear_faults(&self) {
+        self.shared.faults.lock().unwrap().clear();
+    }
+}
+
+impl Drop for Registry {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+fn url_of(addr: SocketAddr) -> String {
+    format!("http://{addr}/")
+}
+
+/// Decoded path without leading `/` or query.
+pub(crate) fn normalize(path: &str) -> String {
+    let path = path.split(['?', '#']).next().unwrap_or(path);
+    http::percent_decode(path).trim_start_matches('/').to_string()
+}
