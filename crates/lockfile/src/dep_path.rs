@@ -33,7 +33,11 @@ impl DepPath {
             .position(|&b| b == b'(')
             .map(|p| p + at)
             .unwrap_or(raw.len());
-        DepPath { raw: raw.into(), at: at as u32, suffix: suffix as u32 }
+        DepPath {
+            raw: raw.into(),
+            at: at as u32,
+            suffix: suffix as u32,
+        }
     }
 
     pub fn as_str(&self) -> &str {

@@ -15,6 +15,7 @@ use crate::DepPath;
 #[serde(rename_all = "camelCase")]
 pub struct Lockfile {
     /// Kept as written (`'9.0'`); validated by the reader.
+    #[serde(deserialize_with = "crate::read::lockfile_version")]
     pub lockfile_version: String,
     #[serde(default)]
     pub settings: Option<LockfileSettings>,
@@ -166,7 +167,11 @@ pub enum Resolution {
         path: Option<String>,
     },
     /// `{type: git, repo, commit, path?}`.
-    Git { repo: String, commit: String, path: Option<String> },
+    Git {
+        repo: String,
+        commit: String,
+        path: Option<String>,
+    },
     /// `{type: directory, directory}`.
     Directory { directory: String },
     /// Anything else (`binary`, `variations`, `custom:*`), kept verbatim so it
@@ -186,17 +191,19 @@ impl<'de> Deserialize<'de> for Resolution {
                 git_hosted: map.get("gitHosted").and_then(|v| v.as_bool()),
                 path: s("path"),
             },
-            None if map.contains_key("integrity") && map.len() == 1 => {
-                Resolution::Registry { integrity: s("integrity").unwrap_or_default() }
-            }
-            Some("git") if map.contains_key("repo") && map.contains_key("commit") => Resolution::Git {
-                repo: s("repo").unwrap_or_default(),
-                commit: s("commit").unwrap_or_default(),
-                path: s("path"),
+            None if map.contains_key("integrity") && map.len() == 1 => Resolution::Registry {
+                integrity: s("integrity").unwrap_or_default(),
             },
-            Some("directory") if map.contains_key("directory") => {
-                Resolution::Directory { directory: s("directory").unwrap_or_default() }
+            Some("git") if map.contains_key("repo") && map.contains_key("commit") => {
+                Resolution::Git {
+                    repo: s("repo").unwrap_or_default(),
+                    commit: s("commit").unwrap_or_default(),
+                    path: s("path"),
+                }
             }
+            Some("directory") if map.contains_key("directory") => Resolution::Directory {
+                directory: s("directory").unwrap_or_default(),
+            },
             _ => Resolution::Other(map),
         })
     }

@@ -18,13 +18,22 @@ fn patch_hash_is_found() {
 
 #[test]
 fn refs_resolve_against_alias() {
-    assert_eq!(DepRef::resolve("chalk", "4.1.2"), DepRef::Snapshot(DepPath::parse("chalk@4.1.2")));
+    assert_eq!(
+        DepRef::resolve("chalk", "4.1.2"),
+        DepRef::Snapshot(DepPath::parse("chalk@4.1.2"))
+    );
     assert_eq!(
         DepRef::resolve("react-dom", "19.3.1(react@19.3.1)"),
         DepRef::Snapshot(DepPath::parse("react-dom@19.3.1(react@19.3.1)"))
     );
-    assert_eq!(DepRef::resolve("ms-alias", "ms@2.1.3"), DepRef::Snapshot(DepPath::parse("ms@2.1.3")));
-    assert_eq!(DepRef::resolve("x", "@s/n@1.0.0"), DepRef::Snapshot(DepPath::parse("@s/n@1.0.0")));
+    assert_eq!(
+        DepRef::resolve("ms-alias", "ms@2.1.3"),
+        DepRef::Snapshot(DepPath::parse("ms@2.1.3"))
+    );
+    assert_eq!(
+        DepRef::resolve("x", "@s/n@1.0.0"),
+        DepRef::Snapshot(DepPath::parse("@s/n@1.0.0"))
+    );
     assert_eq!(DepRef::resolve("a", "link:../b"), DepRef::Link("../b"));
     assert_eq!(
         DepRef::resolve("localdir", "file:localdir"),

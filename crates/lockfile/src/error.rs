@@ -1,0 +1,76 @@
+//! The crate's single error type. Codes and texts are pnpm 12.21's.
+
+use std::path::PathBuf;
+
+use miette::Diagnostic;
+use thiserror::Error;
+
+#[derive(Debug, Error, Diagnostic)]
+pub enum LockfileError {
+    /// YAML syntax errors, shape errors and unsupported `lockfileVersion`s.
+    #[error("The lockfile at \"{}\" is broken: {message} ({line}:{column})", path.display())]
+    #[diagnostic(code(ERR_PNPM_BROKEN_LOCKFILE))]
+    Broken {
+        path: PathBuf,
+        message: String,
+        line: u64,
+        column: u64,
+    },
+
+    #[error(
+        "Headless installation requires a pnpm-lock.yaml file, but none was found. Run `pnpm install` without --frozen-lockfile to create one."
+    )]
+    #[diagnostic(code(ERR_PNPM_NO_LOCKFILE))]
+    NoLockfile,
+
+    #[error("Failed to read the lockfile at \"{}\": {source}", path.display())]
+    #[diagnostic(code(ERR_PNPM_LOCKFILE_READ))]
+    Read {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+
+    /// A snapshot or importer points at a key that is not in the lockfile.
+    #[error("Broken lockfile: no entry for '{dep_path}' in pnpm-lock.yaml")]
+    #[diagnostic(
+        code(ERR_PNPM_LOCKFILE_MISSING_DEPENDENCY),
+        help(
+            "This issue is probably caused by a badly resolved merge conflict.\nTo fix the lockfile, run 'pnpm install --fix-lockfile'."
+        )
+    )]
+    MissingDependency { dep_path: String },
+
+    /// `reason` is the full "Failure reason" block (see [`crate::check_importers`]).
+    #[error(
+        "Cannot install with \"frozen-lockfile\" because pnpm-lock.yaml is not up to date with {manifest}.\n\n  Failure reason:\n{reason}"
+    )]
+    #[diagnostic(
+        code(ERR_PNPM_OUTDATED_LOCKFILE),
+        help(
+            "Regenerate the lockfile with `pnpm install --lockfile-only` so that pnpm-lock.yaml reflects the current package.json, then re-run `pnpm install --frozen-lockfile`."
+        )
+    )]
+    Outdated { manifest: String, reason: String },
+
+    #[error(
+        "Cannot proceed with the frozen installation. The current \"{field}\" configuration doesn't match the value found in the lockfile"
+    )]
+    #[diagnostic(
+        code(ERR_PNPM_LOCKFILE_CONFIG_MISMATCH),
+        help("Update your lockfile using \"pnpm install --no-frozen-lockfile\"")
+    )]
+    ConfigMismatch { field: String },
+
+    #[error("Failed to read {}: {source}", path.display())]
+    #[diagnostic(code(ERR_PNPM_READ_MANIFEST))]
+    ReadManifest {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+
+    #[error("Failed to parse {}: {message}", path.display())]
+    #[diagnostic(code(ERR_PNPM_JSON_PARSE))]
+    ParseManifest { path: PathBuf, message: String },
+}

@@ -1,0 +1,47 @@
+//! parse → to_yaml reproduces lockfiles written by pnpm 12 byte for byte.
+
+use std::path::{Path, PathBuf};
+
+use pacquet_lockfile::Lockfile;
+use pretty_assertions::assert_eq;
+
+fn fixture(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
+}
+
+fn assert_round_trip(rel: &str) {
+    let path = fixture(rel);
+    let text = std::fs::read_to_string(&path).expect("fixture exists");
+    let lockfile = Lockfile::parse(&text, &path).expect("fixture parses");
+    assert_eq!(lockfile.to_yaml(), text, "{rel}");
+    // CRLF input reads the same.
+    let crlf = text.replace('\n', "\r\n");
+    assert_eq!(
+        Lockfile::parse(&crlf, &path).expect("CRLF parses"),
+        lockfile
+    );
+}
+
+macro_rules! round_trip {
+    ($($name:ident => $path:expr),* $(,)?) => {$(
+        #[test]
+        fn $name() {
+            assert_round_trip($path);
+        }
+    )*};
+}
+
+round_trip! {
+    alotta => "../../benchmarks/fixtures/alotta/pnpm-lock.yaml",
+    small => "../../benchmarks/fixtures/small/pnpm-lock.yaml",
+    aliases => "tests/fixtures/aliases/pnpm-lock.yaml",
+    catalogs => "tests/fixtures/catalogs/pnpm-lock.yaml",
+    local => "tests/fixtures/local/pnpm-lock.yaml",
+    misc => "tests/fixtures/misc/pnpm-lock.yaml",
+    optional => "tests/fixtures/optional/pnpm-lock.yaml",
+    overrides => "tests/fixtures/overrides/pnpm-lock.yaml",
+    patched => "tests/fixtures/patched/pnpm-lock.yaml",
+    peers => "tests/fixtures/peers/pnpm-lock.yaml",
+    tarball => "tests/fixtures/tarball/pnpm-lock.yaml",
+    workspace => "tests/fixtures/workspace/pnpm-lock.yaml",
+}
