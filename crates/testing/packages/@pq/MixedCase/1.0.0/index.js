@@ -1,0 +1,1 @@
+module.exports = "@pq/MixedCase@1.0.0";

@@ -1,0 +1,1 @@
+module.exports = "@pq/bin-map@1.0.0";

@@ -1,0 +1,1 @@
+module.exports = "@pq/deep-leaf@1.0.0";

@@ -1,0 +1,1 @@
+module.exports = "@pq/native-linux-arm64-gnu@1.0.0";

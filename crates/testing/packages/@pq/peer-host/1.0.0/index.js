@@ -1,0 +1,1 @@
+module.exports = "@pq/peer-host@1.0.0";

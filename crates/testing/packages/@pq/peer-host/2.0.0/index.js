@@ -1,0 +1,1 @@
+module.exports = "@pq/peer-host@2.0.0";

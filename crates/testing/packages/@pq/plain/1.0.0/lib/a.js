@@ -1,0 +1,1 @@
+exports.a = 1;

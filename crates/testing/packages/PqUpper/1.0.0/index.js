@@ -1,0 +1,1 @@
+module.exports = "PqUpper@1.0.0";

@@ -1,0 +1,1 @@
+module.exports = "pq-bin-clash@1.0.0";

@@ -1,0 +1,1 @@
+module.exports = "pq-bin-dir@1.0.0";

@@ -1,0 +1,1 @@
+module.exports = "pq-bin-sh@1.0.0";

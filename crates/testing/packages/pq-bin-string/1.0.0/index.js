@@ -1,0 +1,1 @@
+module.exports = "pq-bin-string@1.0.0";

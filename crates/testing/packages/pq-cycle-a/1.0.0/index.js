@@ -1,0 +1,1 @@
+module.exports = "pq-cycle-a@1.0.0";

@@ -1,0 +1,1 @@
+module.exports = "pq-cycle-b@1.0.0";

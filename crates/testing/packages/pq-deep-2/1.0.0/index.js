@@ -1,0 +1,1 @@
+module.exports = "pq-deep-2@1.0.0";

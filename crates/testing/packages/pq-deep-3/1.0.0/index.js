@@ -1,0 +1,1 @@
+module.exports = "pq-deep-3@1.0.0";

@@ -1,0 +1,1 @@
+module.exports = "pq-deep-4@1.0.0";

@@ -1,0 +1,1 @@
+module.exports = "pq-deprecated@1.0.0";

@@ -1,0 +1,1 @@
+module.exports = "pq-dup-parent-a@1.0.0";

@@ -1,0 +1,1 @@
+module.exports = "pq-dup-parent-b@1.0.0";

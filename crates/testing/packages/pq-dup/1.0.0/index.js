@@ -1,0 +1,1 @@
+module.exports = "pq-dup@1.0.0";

@@ -1,0 +1,1 @@
+module.exports = "pq-dup@2.0.0";

@@ -1,0 +1,1 @@
+module.exports = "pq-exec-file@1.0.0";

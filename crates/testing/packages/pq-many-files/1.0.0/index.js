@@ -1,0 +1,1 @@
+module.exports = "pq-many-files@1.0.0";

@@ -1,0 +1,1 @@
+module.exports = "pq-many-peers@1.0.0";

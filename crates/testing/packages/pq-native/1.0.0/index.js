@@ -1,0 +1,1 @@
+module.exports = "pq-native@1.0.0";

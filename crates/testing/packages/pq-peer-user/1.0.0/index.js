@@ -1,0 +1,1 @@
+module.exports = "pq-peer-user@1.0.0";

@@ -1,0 +1,1 @@
+module.exports = "pq-peer-wrapper@1.0.0";

@@ -1,0 +1,1 @@
+module.exports = "pq-plain@1.0.0";

@@ -1,0 +1,1 @@
+exports.util = () => 'util';

@@ -1,0 +1,1 @@
+module.exports = "pq-scripts@1.0.0";
