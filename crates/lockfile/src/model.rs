@@ -181,7 +181,7 @@ pub enum Resolution {
 
 impl<'de> Deserialize<'de> for Resolution {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let map = IndexMap::<String, serde_json::Value>::deserialize(d)?;
+        let map = d.deserialize_map(ResolutionMapVisitor)?;
         let s = |k: &str| map.get(k).and_then(|v| v.as_str()).map(str::to_owned);
         let kind = map.get("type").and_then(|v| v.as_str());
         Ok(match kind {
@@ -206,6 +206,47 @@ impl<'de> Deserialize<'de> for Resolution {
             },
             _ => Resolution::Other(map),
         })
+    }
+}
+
+/// Keys whose values are always text. Reading them as strings keeps plain
+/// scalars such as an all-digit commit hash from being typed as numbers.
+const STRING_KEYS: &[&str] = &[
+    "type",
+    "integrity",
+    "tarball",
+    "commit",
+    "repo",
+    "path",
+    "directory",
+    "url",
+    "archive",
+    "prefix",
+];
+
+struct ResolutionMapVisitor;
+
+impl<'de> serde::de::Visitor<'de> for ResolutionMapVisitor {
+    type Value = IndexMap<String, serde_json::Value>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a resolution mapping")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(
+        self,
+        mut access: A,
+    ) -> Result<Self::Value, A::Error> {
+        let mut map = IndexMap::new();
+        while let Some(key) = access.next_key::<String>()? {
+            let value = if STRING_KEYS.contains(&key.as_str()) {
+                serde_json::Value::String(access.next_value::<String>()?)
+            } else {
+                access.next_value::<serde_json::Value>()?
+            };
+            map.insert(key, value);
+        }
+        Ok(map)
     }
 }
 

@@ -117,3 +117,6 @@ pub(crate) fn check_version(raw: &str) -> Result<(), String> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests;
