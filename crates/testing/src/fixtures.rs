@@ -128,9 +128,20 @@ fn load_one(name: &str, dir: &Path) -> FixturePackage {
     let manifest: serde_json::Value = serde_json::from_str(&text)
         .unwrap_or_else(|e| panic!("parse {}: {e}", manifest_path.display()));
     let version = dir.file_name().unwrap().to_string_lossy().into_owned();
-    assert_eq!(manifest["name"], name, "name in {}", manifest_path.display());
-    assert_eq!(manifest["version"], version.as_str(), "version in {}", manifest_path.display());
-    let tarball = crate::pack::pack_dir(dir).unwrap_or_else(|e| panic!("pack {}: {e}", dir.display()));
+    assert_eq!(
+        manifest["name"],
+        name,
+        "name in {}",
+        manifest_path.display()
+    );
+    assert_eq!(
+        manifest["version"],
+        version.as_str(),
+        "version in {}",
+        manifest_path.display()
+    );
+    let tarball =
+        crate::pack::pack_dir(dir).unwrap_or_else(|e| panic!("pack {}: {e}", dir.display()));
     FixturePackage {
         name: name.to_string(),
         version,
@@ -145,5 +156,8 @@ fn load_one(name: &str, dir: &Path) -> FixturePackage {
 /// `sha512-<base64>` subresource-integrity string of `bytes`.
 pub fn sri_sha512(bytes: &[u8]) -> String {
     let digest = Sha512::digest(bytes);
-    format!("sha512-{}", base64::engine::general_purpose::STANDARD.encode(digest))
+    format!(
+        "sha512-{}",
+        base64::engine::general_purpose::STANDARD.encode(digest)
+    )
 }

@@ -31,6 +31,9 @@ mod sha1;
 pub use diff::{DiffOptions, Difference, EntryKind, assert_trees_equal, diff_trees, format_report};
 pub use fixtures::{FixturePackage, PackageSet, sri_sha512, tarball_path};
 pub use pack::{pack_dir, pack_files};
-pub use paths::{copy_dir, copy_project, packages_dir, prepare_project, project_dir, project_names, projects_dir, workspace_root, write_npmrc};
+pub use paths::{
+    copy_dir, copy_project, packages_dir, prepare_project, project_dir, project_names,
+    projects_dir, workspace_root, write_npmrc,
+};
 pub use pnpm::{PNPM_VERSION, PnpmEnv, pnpm_bin};
 pub use registry::{Fault, Registry};

@@ -115,7 +115,10 @@ mod tests {
 
     #[test]
     fn entries_carry_modes_prefix_and_fixed_metadata() {
-        let bytes = pack_files(&[file("bin/cli", true, "#!/bin/sh\n"), file("index.js", false, "")]);
+        let bytes = pack_files(&[
+            file("bin/cli", true, "#!/bin/sh\n"),
+            file("index.js", false, ""),
+        ]);
         let mut tar = Vec::new();
         flate2::read::GzDecoder::new(bytes.as_slice())
             .read_to_end(&mut tar)

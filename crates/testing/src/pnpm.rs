@@ -60,8 +60,28 @@ impl PnpmEnv {
     /// behaviour does not depend on the caller's environment, and inherited
     /// `pnpm_config_*`/`npm_config_*` variables are removed.
     pub fn command(&self, dir: &Path, args: &[&str]) -> Command {
+        let mut cmd = self.bare_command(dir, args);
+        cmd.arg(format!("--store-dir={}", self.store_dir.display()));
+        cmd.arg(format!("--registry={}", self.registry));
+        cmd
+    }
+
+    /// A `pnpm <args>` command in `dir` with the isolated environment only
+    /// (no `--store-dir`/`--registry` flags), for commands that take none.
+    pub fn bare_command(&self, dir: &Path, args: &[&str]) -> Command {
         let mut cmd = Command::new(pnpm_bin());
         cmd.current_dir(dir);
+        self.apply_env(&mut cmd);
+        cmd.args(args);
+        cmd
+    }
+
+    /// Applies the isolated environment to any command (pacquet's too, so
+    /// both tools see the same HOME, XDG dirs and `CI`): sets HOME,
+    /// `XDG_{CONFIG,DATA,CACHE,STATE}_HOME`, `PNPM_HOME`,
+    /// `NPM_CONFIG_USERCONFIG`, `CI=true`, `NO_COLOR=1`, and removes
+    /// inherited `pnpm_*`, `npm_config_*` and `NODE_OPTIONS` variables.
+    pub fn apply_env(&self, cmd: &mut Command) {
         for (key, _) in std::env::vars_os() {
             let k = key.to_string_lossy().to_ascii_lowercase();
             if k.starts_with("pnpm_") || k.starts_with("npm_config_") || k == "node_options" {
@@ -76,12 +96,7 @@ impl PnpmEnv {
             .env("PNPM_HOME", self.root.join("pnpm-home"))
             .env("NPM_CONFIG_USERCONFIG", self.root.join("home/.npmrc"))
             .env("CI", "true")
-            .env("NO_COLOR", "1")
-            .env("COREPACK_ENABLE_STRICT", "0");
-        cmd.args(args);
-        cmd.arg(format!("--store-dir={}", self.store_dir.display()));
-        cmd.arg(format!("--registry={}", self.registry));
-        cmd
+            .env("NO_COLOR", "1");
     }
 
     /// Runs `pnpm <args>` in `dir` and returns its output (whatever the exit
@@ -107,12 +122,23 @@ impl PnpmEnv {
 
     /// `pnpm install --frozen-lockfile` in `dir` (must succeed).
     pub fn install_frozen(&self, dir: &Path) -> Output {
-        self.run_ok(dir, &["install", "--frozen-lockfile", "--reporter=append-only"])
+        self.run_ok(
+            dir,
+            &["install", "--frozen-lockfile", "--reporter=append-only"],
+        )
     }
 
     /// `pnpm install --lockfile-only` in `dir` (must succeed): resolves
     /// against the registry and writes `pnpm-lock.yaml`.
     pub fn lockfile_only(&self, dir: &Path) -> Output {
-        self.run_ok(dir, &["install", "--lockfile-only", "--no-frozen-lockfile", "--reporter=append-only"])
+        self.run_ok(
+            dir,
+            &[
+                "install",
+                "--lockfile-only",
+                "--no-frozen-lockfile",
+                "--reporter=append-only",
+            ],
+        )
     }
 }

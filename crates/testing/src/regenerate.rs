@@ -21,7 +21,11 @@ use crate::registry::Registry;
 /// Regenerates the lockfiles of `names` (all projects when empty) and
 /// returns the paths written.
 pub fn regenerate_lockfiles(names: &[String]) -> Vec<PathBuf> {
-    let names: Vec<String> = if names.is_empty() { crate::paths::project_names() } else { names.to_vec() };
+    let names: Vec<String> = if names.is_empty() {
+        crate::paths::project_names()
+    } else {
+        names.to_vec()
+    };
     let registry = Registry::start_fixtures();
     let tmp = tempfile::tempdir().expect("tempdir");
     let env = PnpmEnv::new(&tmp.path().join("env"), &registry.url());

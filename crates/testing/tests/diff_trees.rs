@@ -15,8 +15,18 @@ fn write(root: &Path, rel: &str, body: &str, mode: u32) {
 
 /// A small `node_modules`-like tree.
 fn base_tree(root: &Path) {
-    write(root, ".pnpm/a@1.0.0/node_modules/a/package.json", "{\"name\":\"a\"}\n", 0o644);
-    write(root, ".pnpm/a@1.0.0/node_modules/a/bin/cli.js", "#!/usr/bin/env node\n", 0o755);
+    write(
+        root,
+        ".pnpm/a@1.0.0/node_modules/a/package.json",
+        "{\"name\":\"a\"}\n",
+        0o644,
+    );
+    write(
+        root,
+        ".pnpm/a@1.0.0/node_modules/a/bin/cli.js",
+        "#!/usr/bin/env node\n",
+        0o755,
+    );
     write(root, ".bin/cli", "#!/bin/sh\n", 0o755);
     symlink(".pnpm/a@1.0.0/node_modules/a", root.join("a")).unwrap();
     fs::create_dir_all(root.join("@s")).unwrap();
@@ -32,7 +42,10 @@ fn pair() -> (tempfile::TempDir, tempfile::TempDir) {
 #[test]
 fn identical_trees_have_no_differences() {
     let (a, b) = pair();
-    assert_eq!(diff_trees(a.path(), b.path(), &DiffOptions::default()), vec![]);
+    assert_eq!(
+        diff_trees(a.path(), b.path(), &DiffOptions::default()),
+        vec![]
+    );
     assert_trees_equal(a.path(), b.path(), &DiffOptions::default());
 }
 
@@ -45,8 +58,14 @@ fn reports_entries_on_one_side_only() {
     assert_eq!(
         diffs,
         vec![
-            Difference::OnlyInA { path: "only-a.txt".into(), kind: EntryKind::File },
-            Difference::OnlyInB { path: "only-b".into(), kind: EntryKind::Dir },
+            Difference::OnlyInA {
+                path: "only-a.txt".into(),
+                kind: EntryKind::File
+            },
+            Difference::OnlyInB {
+                path: "only-b".into(),
+                kind: EntryKind::Dir
+            },
         ]
     );
 }
@@ -59,7 +78,11 @@ fn reports_kind_changes() {
     let diffs = diff_trees(a.path(), b.path(), &DiffOptions::default());
     assert_eq!(
         diffs,
-        vec![Difference::Kind { path: "a".into(), a: EntryKind::Symlink, b: EntryKind::Dir }]
+        vec![Difference::Kind {
+            path: "a".into(),
+            a: EntryKind::Symlink,
+            b: EntryKind::Dir
+        }]
     );
 }
 
@@ -73,7 +96,10 @@ fn reports_content_with_the_first_differing_line() {
         panic!("{diffs:?}")
     };
     assert_eq!(path, ".bin/cli");
-    assert!(detail.contains("line 1") && detail.contains("#!/bin/bash"), "{detail}");
+    assert!(
+        detail.contains("line 1") && detail.contains("#!/bin/bash"),
+        "{detail}"
+    );
 }
 
 #[test]
@@ -86,11 +112,22 @@ fn reports_exec_bits_and_full_modes() {
     assert_eq!(
         diffs,
         vec![
-            Difference::Mode { path: ".bin/cli".into(), a: 0o100755, b: 0o100775 },
-            Difference::ExecBits { path: cli.into(), a: 0o100755, b: 0o100644 },
+            Difference::Mode {
+                path: ".bin/cli".into(),
+                a: 0o100755,
+                b: 0o100775
+            },
+            Difference::ExecBits {
+                path: cli.into(),
+                a: 0o100755,
+                b: 0o100644
+            },
         ]
     );
-    let lenient = DiffOptions { compare_full_mode: false, ..DiffOptions::default() };
+    let lenient = DiffOptions {
+        compare_full_mode: false,
+        ..DiffOptions::default()
+    };
     assert_eq!(diff_trees(a.path(), b.path(), &lenient).len(), 1);
 }
 
@@ -128,8 +165,18 @@ fn modules_yaml(store: &str, pruned: &str, hoisted: &str) -> String {
 fn state_files_ignore_volatile_fields_and_map_paths() {
     let (a, b) = pair();
     let hoisted = r#"{"x@1.0.0": {"x": "private"}, "y@1.0.0": {"y": "private"}}"#;
-    write(a.path(), ".modules.yaml", &modules_yaml("/tmp/A/store", "Sun, 22 Nov 2026 07:14:19 GMT", hoisted), 0o644);
-    write(b.path(), ".modules.yaml", &modules_yaml("/tmp/B/store", "Mon, 23 Nov 2026 01:00:00 GMT", hoisted), 0o644);
+    write(
+        a.path(),
+        ".modules.yaml",
+        &modules_yaml("/tmp/A/store", "Sun, 22 Nov 2026 07:14:19 GMT", hoisted),
+        0o644,
+    );
+    write(
+        b.path(),
+        ".modules.yaml",
+        &modules_yaml("/tmp/B/store", "Mon, 23 Nov 2026 01:00:00 GMT", hoisted),
+        0o644,
+    );
     let state_a = r#"{"lastValidatedTimestamp": 1, "projects": {"/tmp/A/p": {"name": "p"}}, "validation": {"recordedAtNs": 5}}"#;
     let state_b = r#"{"lastValidatedTimestamp": 2, "projects": {"/tmp/B/p": {"name": "p"}}, "validation": {"recordedAtNs": 9}}"#;
     write(a.path(), ".pnpm-workspace-state-v1.json", state_a, 0o644);
@@ -137,9 +184,14 @@ fn state_files_ignore_volatile_fields_and_map_paths() {
 
     let unmapped = diff_trees(a.path(), b.path(), &DiffOptions::default());
     let paths: Vec<&str> = unmapped.iter().map(Difference::path).collect();
-    assert_eq!(paths, vec![".modules.yaml", ".pnpm-workspace-state-v1.json"]);
+    assert_eq!(
+        paths,
+        vec![".modules.yaml", ".pnpm-workspace-state-v1.json"]
+    );
 
-    let opts = DiffOptions::default().substitute("/tmp/A", "<ROOT>").substitute("/tmp/B", "<ROOT>");
+    let opts = DiffOptions::default()
+        .substitute("/tmp/A", "<ROOT>")
+        .substitute("/tmp/B", "<ROOT>");
     assert_eq!(diff_trees(a.path(), b.path(), &opts), vec![]);
 }
 
@@ -148,18 +200,34 @@ fn state_files_report_values_and_key_order() {
     let (a, b) = pair();
     let ab = r#"{"a@1.0.0": {"a": "private"}, "b@1.0.0": {"b": "private"}}"#;
     let ba = r#"{"b@1.0.0": {"b": "private"}, "a@1.0.0": {"a": "public"}}"#;
-    write(a.path(), ".modules.yaml", &modules_yaml("/s", "t", ab), 0o644);
-    write(b.path(), ".modules.yaml", &modules_yaml("/s", "t", ba), 0o644);
+    write(
+        a.path(),
+        ".modules.yaml",
+        &modules_yaml("/s", "t", ab),
+        0o644,
+    );
+    write(
+        b.path(),
+        ".modules.yaml",
+        &modules_yaml("/s", "t", ba),
+        0o644,
+    );
     let diffs = diff_trees(a.path(), b.path(), &DiffOptions::default());
     assert_eq!(diffs.len(), 1);
     let Difference::State { path, detail } = &diffs[0] else {
         panic!("{diffs:?}")
     };
     assert_eq!(path, ".modules.yaml");
-    assert!(detail.contains("/hoistedDependencies/a@1.0.0/a: a \"private\" , b \"public\""), "{detail}");
+    assert!(
+        detail.contains("/hoistedDependencies/a@1.0.0/a: a \"private\" , b \"public\""),
+        "{detail}"
+    );
     assert!(detail.contains("key order differs"), "{detail}");
 
-    let unordered = DiffOptions { json_key_order: false, ..DiffOptions::default() };
+    let unordered = DiffOptions {
+        json_key_order: false,
+        ..DiffOptions::default()
+    };
     let diffs = diff_trees(a.path(), b.path(), &unordered);
     let Difference::State { detail, .. } = &diffs[0] else {
         panic!("{diffs:?}")
@@ -171,7 +239,12 @@ fn state_files_report_values_and_key_order() {
 fn assert_trees_equal_panics_with_a_report() {
     let (a, b) = pair();
     write(a.path(), "extra", "1", 0o644);
-    let result = std::panic::catch_unwind(|| assert_trees_equal(a.path(), b.path(), &DiffOptions::default()));
+    let result = std::panic::catch_unwind(|| {
+        assert_trees_equal(a.path(), b.path(), &DiffOptions::default())
+    });
     let message = *result.unwrap_err().downcast::<String>().unwrap();
-    assert!(message.contains("1 difference(s)") && message.contains("only in a (file): extra"), "{message}");
+    assert!(
+        message.contains("1 difference(s)") && message.contains("only in a (file): extra"),
+        "{message}"
+    );
 }

@@ -38,7 +38,9 @@ fn committed_lockfiles_match_the_fixture_tarballs() {
         for (key, integrity) in integrities(&text) {
             let at = key[1..].find('@').expect("name@version") + 1;
             let (pkg, version) = (&key[..at], &key[at + 1..]);
-            let fixture = set.get(pkg, version).unwrap_or_else(|| panic!("{name}: no fixture {key}"));
+            let fixture = set
+                .get(pkg, version)
+                .unwrap_or_else(|| panic!("{name}: no fixture {key}"));
             assert_eq!(
                 fixture.integrity, integrity,
                 "{name}: {key} changed; regenerate the lockfiles (see crates/testing/src/regenerate.rs)"

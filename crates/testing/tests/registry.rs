@@ -26,7 +26,12 @@ fn serves_packuments_for_plain_and_scoped_names() {
         v["dist"]["tarball"],
         format!("{}pq-plain/-/pq-plain-1.0.0.tgz", registry.url())
     );
-    assert!(v["dist"]["integrity"].as_str().unwrap().starts_with("sha512-"));
+    assert!(
+        v["dist"]["integrity"]
+            .as_str()
+            .unwrap()
+            .starts_with("sha512-")
+    );
     assert_eq!(v["dist"]["shasum"].as_str().unwrap().len(), 40);
 
     for path in ["/@pq%2fplain", "/@pq%2Fplain", "/@pq/plain"] {
@@ -52,7 +57,10 @@ fn tarballs_match_their_integrity() {
     assert_eq!(reply.body, pkg.tarball);
     assert_eq!(sri_sha512(&reply.body), pkg.integrity);
     let doc = get(registry.addr(), "/@pq%2fbin-map").json();
-    assert_eq!(doc["versions"]["1.0.0"]["dist"]["integrity"], pkg.integrity.as_str());
+    assert_eq!(
+        doc["versions"]["1.0.0"]["dist"]["integrity"],
+        pkg.integrity.as_str()
+    );
     assert_eq!(registry.tarball_requests("@pq/bin-map", "1.0.0"), 1);
     assert_eq!(
         registry.tarball_url("@pq/bin-map", "1.0.0"),
@@ -74,10 +82,17 @@ fn keep_alive_serves_several_requests_on_one_connection() {
     assert_eq!(read_reply(&mut reader).unwrap().status, 200);
     let last = read_reply(&mut reader).unwrap();
     assert_eq!(last.header("connection"), Some("close"));
-    assert!(read_reply(&mut reader).is_err(), "closed after Connection: close");
+    assert!(
+        read_reply(&mut reader).is_err(),
+        "closed after Connection: close"
+    );
     assert_eq!(
         registry.requests(),
-        vec!["pq-dup", "pq-dup/-/pq-dup-2.0.0.tgz", "pq-dup/-/pq-dup-1.0.0.tgz"]
+        vec![
+            "pq-dup",
+            "pq-dup/-/pq-dup-2.0.0.tgz",
+            "pq-dup/-/pq-dup-1.0.0.tgz"
+        ]
     );
 }
 
@@ -86,7 +101,9 @@ fn handles_many_parallel_connections() {
     let registry = Registry::start_fixtures();
     let addr = registry.addr();
     let threads: Vec<_> = (0..64)
-        .map(|_| std::thread::spawn(move || get(addr, "/pq-many-files/-/pq-many-files-1.0.0.tgz").status))
+        .map(|_| {
+            std::thread::spawn(move || get(addr, "/pq-many-files/-/pq-many-files-1.0.0.tgz").status)
+        })
         .collect();
     for t in threads {
         assert_eq!(t.join().unwrap(), 200);
@@ -117,7 +134,9 @@ fn injected_faults_apply_once_each_in_order() {
 
     let mut stream = connect(registry.addr());
     send(&mut stream, path, true);
-    let err = read_reply(&mut BufReader::new(stream)).err().expect("truncated");
+    let err = read_reply(&mut BufReader::new(stream))
+        .err()
+        .expect("truncated");
     assert!(err.contains("truncated"), "{err}");
 
     let mut stream = connect(registry.addr());
@@ -137,13 +156,18 @@ fn stall_holds_the_response_and_drop_still_stops_the_registry() {
     let registry = Registry::start_fixtures();
     registry.fail_next("pq-dup", Fault::Stall);
     let stream = connect(registry.addr());
-    stream.set_read_timeout(Some(Duration::from_millis(300))).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_millis(300)))
+        .unwrap();
     let mut stream_w = stream.try_clone().unwrap();
     send(&mut stream_w, "/pq-dup", true);
     assert!(read_reply(&mut BufReader::new(stream)).is_err());
     let addr = registry.addr();
     drop(registry);
-    assert!(std::net::TcpStream::connect(addr).is_err(), "listener closed on drop");
+    assert!(
+        std::net::TcpStream::connect(addr).is_err(),
+        "listener closed on drop"
+    );
 }
 
 #[test]
@@ -152,12 +176,25 @@ fn mirror_mode_serves_files_from_a_directory() {
     let tgz = dir.path().join("@scope/name/-");
     std::fs::create_dir_all(&tgz).unwrap();
     std::fs::write(tgz.join("name-1.0.0.tgz"), b"tarball bytes").unwrap();
-    std::fs::write(dir.path().join("@scope/name/index.json"), br#"{"name":"@scope/name"}"#).unwrap();
+    std::fs::write(
+        dir.path().join("@scope/name/index.json"),
+        br#"{"name":"@scope/name"}"#,
+    )
+    .unwrap();
     let registry = Registry::start_mirror(dir.path());
     assert!(registry.packages().is_none());
     let reply = get(registry.addr(), "/@scope/name/-/name-1.0.0.tgz");
-    assert_eq!((reply.status, reply.body.as_slice()), (200, &b"tarball bytes"[..]));
-    assert_eq!(get(registry.addr(), "/@scope%2fname").json()["name"], "@scope/name");
-    assert_eq!(get(registry.addr(), "/@scope/name/-/name-2.0.0.tgz").status, 404);
+    assert_eq!(
+        (reply.status, reply.body.as_slice()),
+        (200, &b"tarball bytes"[..])
+    );
+    assert_eq!(
+        get(registry.addr(), "/@scope%2fname").json()["name"],
+        "@scope/name"
+    );
+    assert_eq!(
+        get(registry.addr(), "/@scope/name/-/name-2.0.0.tgz").status,
+        404
+    );
     assert_eq!(get(registry.addr(), "/../etc/passwd").status, 404);
 }

@@ -24,7 +24,9 @@ fn main() {
             }
         }
         _ => {
-            eprintln!("usage: pacquet-test-registry serve [--port N] [--packages DIR | --mirror DIR]");
+            eprintln!(
+                "usage: pacquet-test-registry serve [--port N] [--packages DIR | --mirror DIR]"
+            );
             eprintln!("       pacquet-test-registry regenerate [PROJECT…]");
             std::process::exit(2);
         }

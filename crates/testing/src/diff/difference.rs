@@ -15,14 +15,42 @@ pub enum EntryKind {
 /// One difference; `path` is relative to the compared roots.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Difference {
-    OnlyInA { path: String, kind: EntryKind },
-    OnlyInB { path: String, kind: EntryKind },
-    Kind { path: String, a: EntryKind, b: EntryKind },
-    Content { path: String, detail: String },
-    ExecBits { path: String, a: u32, b: u32 },
-    Mode { path: String, a: u32, b: u32 },
-    SymlinkTarget { path: String, a: PathBuf, b: PathBuf },
-    State { path: String, detail: String },
+    OnlyInA {
+        path: String,
+        kind: EntryKind,
+    },
+    OnlyInB {
+        path: String,
+        kind: EntryKind,
+    },
+    Kind {
+        path: String,
+        a: EntryKind,
+        b: EntryKind,
+    },
+    Content {
+        path: String,
+        detail: String,
+    },
+    ExecBits {
+        path: String,
+        a: u32,
+        b: u32,
+    },
+    Mode {
+        path: String,
+        a: u32,
+        b: u32,
+    },
+    SymlinkTarget {
+        path: String,
+        a: PathBuf,
+        b: PathBuf,
+    },
+    State {
+        path: String,
+        detail: String,
+    },
 }
 
 impl Difference {
@@ -57,18 +85,37 @@ impl fmt::Display for Difference {
         match self {
             Difference::OnlyInA { path, kind } => write!(f, "only in a ({kind}): {path}"),
             Difference::OnlyInB { path, kind } => write!(f, "only in b ({kind}): {path}"),
-            Difference::Kind { path, a, b } => write!(f, "kind differs: {path}: a is {a}, b is {b}"),
+            Difference::Kind { path, a, b } => {
+                write!(f, "kind differs: {path}: a is {a}, b is {b}")
+            }
             Difference::Content { path, detail } => write!(f, "content differs: {path}: {detail}"),
             Difference::ExecBits { path, a, b } => {
-                write!(f, "exec bits differ: {path}: a {:o}, b {:o}", a & 0o7777, b & 0o7777)
+                write!(
+                    f,
+                    "exec bits differ: {path}: a {:o}, b {:o}",
+                    a & 0o7777,
+                    b & 0o7777
+                )
             }
             Difference::Mode { path, a, b } => {
-                write!(f, "mode differs: {path}: a {:o}, b {:o}", a & 0o7777, b & 0o7777)
+                write!(
+                    f,
+                    "mode differs: {path}: a {:o}, b {:o}",
+                    a & 0o7777,
+                    b & 0o7777
+                )
             }
             Difference::SymlinkTarget { path, a, b } => {
-                write!(f, "symlink target differs: {path}: a -> {}, b -> {}", a.display(), b.display())
+                write!(
+                    f,
+                    "symlink target differs: {path}: a -> {}, b -> {}",
+                    a.display(),
+                    b.display()
+                )
             }
-            Difference::State { path, detail } => write!(f, "state file differs: {path}:\n{detail}"),
+            Difference::State { path, detail } => {
+                write!(f, "state file differs: {path}:\n{detail}")
+            }
         }
     }
 }
@@ -108,7 +155,11 @@ pub fn describe_content(a: &[u8], b: &[u8]) -> String {
             }
         }
     }
-    let offset = a.iter().zip(b).position(|(x, y)| x != y).unwrap_or(a.len().min(b.len()));
+    let offset = a
+        .iter()
+        .zip(b)
+        .position(|(x, y)| x != y)
+        .unwrap_or(a.len().min(b.len()));
     format!("{sizes}, first differing byte at offset {offset}")
 }
 

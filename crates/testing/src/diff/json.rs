@@ -7,7 +7,10 @@ use super::options::DiffOptions;
 /// `None` when equal after normalization, else a description of up to 20
 /// differing JSON pointers.
 pub fn compare_state(a: &[u8], b: &[u8], opts: &DiffOptions) -> Option<String> {
-    let (va, vb) = match (serde_json::from_slice::<Value>(a), serde_json::from_slice::<Value>(b)) {
+    let (va, vb) = match (
+        serde_json::from_slice::<Value>(a),
+        serde_json::from_slice::<Value>(b),
+    ) {
         (Ok(va), Ok(vb)) => (va, vb),
         _ => {
             return (a != b).then(|| "not both JSON, and the bytes differ".to_string());
@@ -31,7 +34,7 @@ pub fn compare_state(a: &[u8], b: &[u8], opts: &DiffOptions) -> Option<String> {
 
 fn sorted_substitutions(opts: &DiffOptions) -> Vec<(String, String)> {
     let mut subs = opts.substitutions.clone();
-    subs.sort_by(|x, y| y.0.len().cmp(&x.0.len()));
+    subs.sort_by_key(|s| std::cmp::Reverse(s.0.len()));
     subs
 }
 
@@ -50,7 +53,12 @@ fn substitute(s: &str, subs: &[(String, String)]) -> String {
 pub fn normalize(v: Value, opts: &DiffOptions, subs: &[(String, String)]) -> Value {
     match v {
         Value::String(s) => Value::String(substitute(&s, subs)),
-        Value::Array(items) => Value::Array(items.into_iter().map(|i| normalize(i, opts, subs)).collect()),
+        Value::Array(items) => Value::Array(
+            items
+                .into_iter()
+                .map(|i| normalize(i, opts, subs))
+                .collect(),
+        ),
         Value::Object(map) => {
             let mut out = Map::new();
             for (k, v) in map {
@@ -66,7 +74,11 @@ pub fn normalize(v: Value, opts: &DiffOptions, subs: &[(String, String)]) -> Val
 }
 
 fn compare(a: &Value, b: &Value, pointer: String, key_order: bool, found: &mut Vec<String>) {
-    let at = if pointer.is_empty() { "/" } else { pointer.as_str() };
+    let at = if pointer.is_empty() {
+        "/"
+    } else {
+        pointer.as_str()
+    };
     match (a, b) {
         (Value::Object(ma), Value::Object(mb)) => {
             for (k, va) in ma {
@@ -86,7 +98,9 @@ fn compare(a: &Value, b: &Value, pointer: String, key_order: bool, found: &mut V
                 let common_a: Vec<&String> = ma.keys().filter(|k| mb.contains_key(*k)).collect();
                 let common_b: Vec<&String> = mb.keys().filter(|k| ma.contains_key(*k)).collect();
                 if common_a != common_b {
-                    found.push(format!("{at}: key order differs: a {common_a:?}, b {common_b:?}"));
+                    found.push(format!(
+                        "{at}: key order differs: a {common_a:?}, b {common_b:?}"
+                    ));
                 }
             }
         }

@@ -28,13 +28,19 @@ pub fn diff_trees(a: &Path, b: &Path, opts: &DiffOptions) -> Vec<Difference> {
     let mut out = Vec::new();
     for (path, ea) in &left {
         match right.get(path) {
-            None => out.push(Difference::OnlyInA { path: path.clone(), kind: ea.kind() }),
+            None => out.push(Difference::OnlyInA {
+                path: path.clone(),
+                kind: ea.kind(),
+            }),
             Some(eb) => compare_entry(path, ea, eb, a, b, opts, &mut out),
         }
     }
     for (path, eb) in &right {
         if !left.contains_key(path) {
-            out.push(Difference::OnlyInB { path: path.clone(), kind: eb.kind() });
+            out.push(Difference::OnlyInB {
+                path: path.clone(),
+                kind: eb.kind(),
+            });
         }
     }
     out.sort_by(|x, y| x.path().cmp(y.path()));
@@ -54,7 +60,15 @@ pub fn assert_trees_equal(a: &Path, b: &Path, opts: &DiffOptions) {
     }
 }
 
-fn compare_entry(path: &str, ea: &Entry, eb: &Entry, root_a: &Path, root_b: &Path, opts: &DiffOptions, out: &mut Vec<Difference>) {
+fn compare_entry(
+    path: &str,
+    ea: &Entry,
+    eb: &Entry,
+    root_a: &Path,
+    root_b: &Path,
+    opts: &DiffOptions,
+    out: &mut Vec<Difference>,
+) {
     match (ea, eb) {
         (Entry::Dir, Entry::Dir) => {}
         (Entry::Symlink(ta), Entry::Symlink(tb)) => {
@@ -71,7 +85,10 @@ fn compare_entry(path: &str, ea: &Entry, eb: &Entry, root_a: &Path, root_b: &Pat
             let bytes_b = std::fs::read(root_b.join(path)).unwrap_or_default();
             if opts.is_state_file(path) {
                 if let Some(detail) = json::compare_state(&bytes_a, &bytes_b, opts) {
-                    out.push(Difference::State { path: path.to_string(), detail });
+                    out.push(Difference::State {
+                        path: path.to_string(),
+                        detail,
+                    });
                 }
             } else if bytes_a != bytes_b {
                 out.push(Difference::Content {
@@ -80,9 +97,17 @@ fn compare_entry(path: &str, ea: &Entry, eb: &Entry, root_a: &Path, root_b: &Pat
                 });
             }
             if ma & 0o111 != mb & 0o111 {
-                out.push(Difference::ExecBits { path: path.to_string(), a: *ma, b: *mb });
+                out.push(Difference::ExecBits {
+                    path: path.to_string(),
+                    a: *ma,
+                    b: *mb,
+                });
             } else if opts.compare_full_mode && ma & 0o7777 != mb & 0o7777 {
-                out.push(Difference::Mode { path: path.to_string(), a: *ma, b: *mb });
+                out.push(Difference::Mode {
+                    path: path.to_string(),
+                    a: *ma,
+                    b: *mb,
+                });
             }
         }
         _ => out.push(Difference::Kind {

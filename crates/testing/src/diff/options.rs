@@ -29,8 +29,15 @@ impl Default for DiffOptions {
         DiffOptions {
             compare_full_mode: true,
             ignore: Vec::new(),
-            state_files: vec![".modules.yaml".into(), ".pnpm-workspace-state-v1.json".into()],
-            volatile_keys: vec!["prunedAt".into(), "lastValidatedTimestamp".into(), "validation".into()],
+            state_files: vec![
+                ".modules.yaml".into(),
+                ".pnpm-workspace-state-v1.json".into(),
+            ],
+            volatile_keys: vec![
+                "prunedAt".into(),
+                "lastValidatedTimestamp".into(),
+                "validation".into(),
+            ],
             substitutions: Vec::new(),
             json_key_order: true,
             report_limit: 200,
@@ -55,7 +62,10 @@ impl DiffOptions {
     pub fn is_ignored(&self, rel: &str) -> bool {
         self.ignore.iter().any(|i| {
             let i = i.trim_end_matches('/');
-            rel == i || rel.strip_prefix(i).is_some_and(|rest| rest.starts_with('/'))
+            rel == i
+                || rel
+                    .strip_prefix(i)
+                    .is_some_and(|rest| rest.starts_with('/'))
         })
     }
 

@@ -43,7 +43,11 @@ fn visit(dir: &Path, prefix: &str, opts: &DiffOptions, out: &mut BTreeMap<String
     };
     for entry in read.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
-        let rel = if prefix.is_empty() { name } else { format!("{prefix}/{name}") };
+        let rel = if prefix.is_empty() {
+            name
+        } else {
+            format!("{prefix}/{name}")
+        };
         if opts.is_ignored(&rel) {
             continue;
         }
@@ -58,7 +62,9 @@ fn visit(dir: &Path, prefix: &str, opts: &DiffOptions, out: &mut BTreeMap<String
             visit(&path, &rel, opts, out);
             Entry::Dir
         } else if ft.is_file() {
-            Entry::File { mode: meta.permissions().mode() }
+            Entry::File {
+                mode: meta.permissions().mode(),
+            }
         } else {
             Entry::Other
         };

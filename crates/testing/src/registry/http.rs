@@ -16,7 +16,9 @@ pub struct Request {
 
 /// Reads one request (head and discarded body). `Ok(None)` on a clean EOF
 /// before any byte; `Err` on malformed input or I/O failure.
-pub async fn read_request<R: AsyncBufRead + Unpin>(reader: &mut R) -> std::io::Result<Option<Request>> {
+pub async fn read_request<R: AsyncBufRead + Unpin>(
+    reader: &mut R,
+) -> std::io::Result<Option<Request>> {
     let mut lines = Vec::new();
     let mut total = 0;
     loop {
@@ -42,7 +44,8 @@ pub async fn read_request<R: AsyncBufRead + Unpin>(reader: &mut R) -> std::io::R
         lines.push(line);
     }
     let mut parts = lines[0].split_whitespace();
-    let (Some(method), Some(target), Some(version)) = (parts.next(), parts.next(), parts.next()) else {
+    let (Some(method), Some(target), Some(version)) = (parts.next(), parts.next(), parts.next())
+    else {
         return Err(invalid("bad request line"));
     };
     let mut content_length = 0u64;
@@ -53,7 +56,9 @@ pub async fn read_request<R: AsyncBufRead + Unpin>(reader: &mut R) -> std::io::R
         };
         let value = value.trim();
         match key.trim().to_ascii_lowercase().as_str() {
-            "content-length" => content_length = value.parse().map_err(|_| invalid("bad content-length"))?,
+            "content-length" => {
+                content_length = value.parse().map_err(|_| invalid("bad content-length"))?
+            }
             "connection" => connection = Some(value.to_ascii_lowercase()),
             _ => {}
         }
@@ -88,7 +93,11 @@ pub struct Response {
 
 impl Response {
     pub fn new(status: u16, content_type: &'static str, body: Vec<u8>) -> Response {
-        Response { status, content_type, body }
+        Response {
+            status,
+            content_type,
+            body,
+        }
     }
 
     pub fn text(status: u16, text: &str) -> Response {
@@ -97,7 +106,11 @@ impl Response {
 }
 
 /// Writes the status line and headers (with the body's full length).
-pub async fn write_head<W: AsyncWrite + Unpin>(w: &mut W, resp: &Response, keep_alive: bool) -> std::io::Result<()> {
+pub async fn write_head<W: AsyncWrite + Unpin>(
+    w: &mut W,
+    resp: &Response,
+    keep_alive: bool,
+) -> std::io::Result<()> {
     let head = format!(
         "HTTP/1.1 {} {}\r\nContent-Type: {}\r\nContent-Length: {}\r\nConnection: {}\r\n\r\n",
         resp.status,
@@ -177,7 +190,10 @@ mod tests {
         let raw = b"GET /a HTTP/1.1\r\nHost: x\r\n\r\nPOST /b HTTP/1.1\r\nContent-Length: 3\r\nConnection: close\r\n\r\nabcGET /c HTTP/1.0\r\n\r\n";
         let mut reader = tokio::io::BufReader::new(&raw[..]);
         let a = read_request(&mut reader).await.unwrap().unwrap();
-        assert_eq!((a.method.as_str(), a.target.as_str(), a.keep_alive), ("GET", "/a", true));
+        assert_eq!(
+            (a.method.as_str(), a.target.as_str(), a.keep_alive),
+            ("GET", "/a", true)
+        );
         let b = read_request(&mut reader).await.unwrap().unwrap();
         assert_eq!((b.target.as_str(), b.keep_alive), ("/b", false));
         let c = read_request(&mut reader).await.unwrap().unwrap();

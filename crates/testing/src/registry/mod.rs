@@ -40,9 +40,18 @@ pub(crate) struct Shared {
 impl Shared {
     /// Records a request for decoded `path` and takes its next fault.
     fn record(&self, path: &str) -> Option<Fault> {
-        *self.counts.lock().unwrap().entry(path.to_string()).or_default() += 1;
+        *self
+            .counts
+            .lock()
+            .unwrap()
+            .entry(path.to_string())
+            .or_default() += 1;
         self.log.lock().unwrap().push(path.to_string());
-        self.faults.lock().unwrap().get_mut(path).and_then(VecDeque::pop_front)
+        self.faults
+            .lock()
+            .unwrap()
+            .get_mut(path)
+            .and_then(VecDeque::pop_front)
     }
 }
 
@@ -86,7 +95,11 @@ impl Registry {
         Registry::launch(listener, Source::Mirror(dir.into()), None)
     }
 
-    fn launch(listener: std::net::TcpListener, source: Source, packages: Option<PackageSet>) -> Registry {
+    fn launch(
+        listener: std::net::TcpListener,
+        source: Source,
+        packages: Option<PackageSet>,
+    ) -> Registry {
         let addr = listener.local_addr().expect("local addr");
         let shared = Arc::new(Shared {
             source,
@@ -126,14 +139,24 @@ impl Registry {
 
     /// Full tarball URL of `name@version` on this registry.
     pub fn tarball_url(&self, name: &str, version: &str) -> String {
-        format!("{}{}", self.url(), crate::fixtures::tarball_path(name, version))
+        format!(
+            "{}{}",
+            self.url(),
+            crate::fixtures::tarball_path(name, version)
+        )
     }
 
     /// Number of requests seen for `path` (decoded, with or without the
     /// leading `/`, e.g. `@pq/a/-/a-1.0.0.tgz` or `/@pq/a`).
     pub fn request_count(&self, path: &str) -> usize {
         let key = normalize(path);
-        self.shared.counts.lock().unwrap().get(&key).copied().unwrap_or(0)
+        self.shared
+            .counts
+            .lock()
+            .unwrap()
+            .get(&key)
+            .copied()
+            .unwrap_or(0)
     }
 
     /// Number of requests seen for the tarball of `name@version`.
@@ -198,5 +221,7 @@ fn url_of(addr: SocketAddr) -> String {
 /// Decoded path without leading `/` or query.
 pub(crate) fn normalize(path: &str) -> String {
     let path = path.split(['?', '#']).next().unwrap_or(path);
-    http::percent_decode(path).trim_start_matches('/').to_string()
+    http::percent_decode(path)
+        .trim_start_matches('/')
+        .to_string()
 }

@@ -17,21 +17,29 @@ pub fn bind(port: u16) -> std::net::TcpListener {
     let addr = std::net::SocketAddr::from(([127, 0, 0, 1], port));
     let socket = tokio::net::TcpSocket::new_v4().expect("socket");
     socket.set_reuseaddr(true).expect("SO_REUSEADDR");
-    socket.bind(addr).unwrap_or_else(|e| panic!("bind {addr}: {e}"));
+    socket
+        .bind(addr)
+        .unwrap_or_else(|e| panic!("bind {addr}: {e}"));
     // `listen` needs a runtime only for registering with the reactor, which
     // happens later; build a throwaway current-thread one for it.
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_io()
         .build()
         .expect("runtime");
-    let listener = rt.block_on(async { socket.listen(BACKLOG) }).expect("listen");
+    let listener = rt
+        .block_on(async { socket.listen(BACKLOG) })
+        .expect("listen");
     let std_listener = listener.into_std().expect("into std");
     std_listener.set_nonblocking(true).expect("nonblocking");
     std_listener
 }
 
 /// Runs the registry until `stop` fires (or its sender is dropped).
-pub fn run(listener: std::net::TcpListener, shared: Arc<Shared>, stop: tokio::sync::oneshot::Receiver<()>) {
+pub fn run(
+    listener: std::net::TcpListener,
+    shared: Arc<Shared>,
+    stop: tokio::sync::oneshot::Receiver<()>,
+) {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -72,7 +80,11 @@ async fn serve(stream: TcpStream, shared: Arc<Shared>) {
         let head_only = request.method == "HEAD";
         if request.method != "GET" && !head_only {
             let resp = Response::text(405, "method not allowed");
-            if http::write_response(&mut write, &resp, request.keep_alive, false).await.is_err() || !request.keep_alive {
+            if http::write_response(&mut write, &resp, request.keep_alive, false)
+                .await
+                .is_err()
+                || !request.keep_alive
+            {
                 return;
             }
             continue;
@@ -100,7 +112,11 @@ async fn serve(stream: TcpStream, shared: Arc<Shared>) {
             }
         }
         let keep_alive = request.keep_alive;
-        if http::write_response(&mut write, &resp, keep_alive, head_only).await.is_err() || !keep_alive {
+        if http::write_response(&mut write, &resp, keep_alive, head_only)
+            .await
+            .is_err()
+            || !keep_alive
+        {
             let _ = write.shutdown().await;
             return;
         }

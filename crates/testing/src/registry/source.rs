@@ -32,13 +32,19 @@ impl Source {
                 tarballs.insert(pkg.tarball_path(), pkg.tarball.clone());
             }
         }
-        Source::Fixtures { packuments, tarballs }
+        Source::Fixtures {
+            packuments,
+            tarballs,
+        }
     }
 
     /// The normal response for decoded `path` (without leading `/`).
     pub fn respond(&self, path: &str) -> Response {
         match self {
-            Source::Fixtures { packuments, tarballs } => {
+            Source::Fixtures {
+                packuments,
+                tarballs,
+            } => {
                 if let Some(body) = tarballs.get(path) {
                     Response::new(200, "application/octet-stream", body.clone())
                 } else if let Some(body) = packuments.get(path) {
@@ -53,7 +59,11 @@ impl Source {
 }
 
 fn not_found() -> Response {
-    Response::new(404, "application/json", br#"{"error":"Not found"}"#.to_vec())
+    Response::new(
+        404,
+        "application/json",
+        br#"{"error":"Not found"}"#.to_vec(),
+    )
 }
 
 fn mirror_file(dir: &Path, path: &str) -> Response {

@@ -28,7 +28,9 @@ impl Reply {
 
 pub fn connect(addr: SocketAddr) -> TcpStream {
     let stream = TcpStream::connect(addr).expect("connect");
-    stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
     stream
 }
 
@@ -41,14 +43,20 @@ pub fn get(addr: SocketAddr, path: &str) -> Reply {
 
 pub fn send(stream: &mut TcpStream, path: &str, keep_alive: bool) {
     let conn = if keep_alive { "keep-alive" } else { "close" };
-    write!(stream, "GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: {conn}\r\n\r\n").unwrap();
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: {conn}\r\n\r\n"
+    )
+    .unwrap();
     stream.flush().unwrap();
 }
 
 /// Reads one response; `Err` describes an incomplete one.
 pub fn read_reply<R: BufRead>(reader: &mut R) -> Result<Reply, String> {
     let mut status_line = String::new();
-    reader.read_line(&mut status_line).map_err(|e| e.to_string())?;
+    reader
+        .read_line(&mut status_line)
+        .map_err(|e| e.to_string())?;
     if status_line.is_empty() {
         return Err("connection closed before a status line".into());
     }
@@ -82,5 +90,9 @@ pub fn read_reply<R: BufRead>(reader: &mut R) -> Result<Reply, String> {
             Err(e) => return Err(e.to_string()),
         }
     }
-    Ok(Reply { status, headers, body })
+    Ok(Reply {
+        status,
+        headers,
+        body,
+    })
 }
