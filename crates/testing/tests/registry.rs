@@ -198,3 +198,46 @@ fn mirror_mode_serves_files_from_a_directory() {
     );
     assert_eq!(get(registry.addr(), "/../etc/passwd").status, 404);
 }
+
+#[test]
+fn head_other_methods_and_garbage() {
+    use std::io::Write;
+    let registry = Registry::start_fixtures();
+
+    let mut stream = connect(registry.addr());
+    write!(
+        stream,
+        "HEAD /pq-dup HTTP/1.1\r\nHost: x\r\n\r\nGET /pq-dup HTTP/1.1\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut reader = BufReader::new(stream);
+    let mut status = String::new();
+    std::io::BufRead::read_line(&mut reader, &mut status).unwrap();
+    assert!(status.starts_with("HTTP/1.1 200"), "{status}");
+    let mut length = None;
+    loop {
+        let mut line = String::new();
+        std::io::BufRead::read_line(&mut reader, &mut line).unwrap();
+        if line.trim().is_empty() {
+            break;
+        }
+        if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+            length = Some(v.trim().parse::<usize>().unwrap());
+        }
+    }
+    assert!(length.unwrap() > 0);
+    let after_head = read_reply(&mut reader).unwrap();
+    assert_eq!(after_head.body.len(), length.unwrap(), "HEAD sent no body");
+
+    let mut stream = connect(registry.addr());
+    write!(
+        stream,
+        "PUT /pq-dup HTTP/1.1\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{{}}"
+    )
+    .unwrap();
+    assert_eq!(read_reply(&mut BufReader::new(stream)).unwrap().status, 405);
+
+    let mut stream = connect(registry.addr());
+    write!(stream, "NONSENSE\r\n\r\n").unwrap();
+    assert_eq!(read_reply(&mut BufReader::new(stream)).unwrap().status, 400);
+}

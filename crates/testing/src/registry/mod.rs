@@ -218,10 +218,31 @@ fn url_of(addr: SocketAddr) -> String {
     format!("http://{addr}/")
 }
 
-/// Decoded path without leading `/` or query.
+/// Decoded path without scheme and host (absolute-form targets), leading
+/// `/` or query.
 pub(crate) fn normalize(path: &str) -> String {
+    let path = match path.split_once("://") {
+        Some((_, rest)) => rest.find('/').map_or("", |i| &rest[i..]),
+        None => path,
+    };
     let path = path.split(['?', '#']).next().unwrap_or(path);
     http::percent_decode(path)
         .trim_start_matches('/')
         .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::normalize;
+
+    #[test]
+    fn normalizes_request_targets() {
+        assert_eq!(normalize("/@pq%2fplain"), "@pq/plain");
+        assert_eq!(
+            normalize("@pq/plain/-/plain-1.0.0.tgz"),
+            "@pq/plain/-/plain-1.0.0.tgz"
+        );
+        assert_eq!(normalize("/pq-plain?write=true"), "pq-plain");
+        assert_eq!(normalize("http://127.0.0.1:1/pq-plain"), "pq-plain");
+    }
 }
