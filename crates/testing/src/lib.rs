@@ -35,5 +35,5 @@ pub use paths::{
     copy_dir, copy_project, packages_dir, prepare_project, project_dir, project_names,
     projects_dir, workspace_root, write_npmrc,
 };
-pub use pnpm::{PNPM_VERSION, PnpmEnv, pnpm_bin};
+pub use pnpm::{InstalledFixture, PNPM_VERSION, PnpmEnv, pnpm_bin, pnpm_install_fixture};
 pub use registry::{Fault, Registry};

@@ -142,3 +142,27 @@ impl PnpmEnv {
         )
     }
 }
+
+/// A fixture project installed by pnpm: where it is and the environment
+/// (store, HOME, …) that installed it.
+#[derive(Debug, Clone)]
+pub struct InstalledFixture {
+    pub project: PathBuf,
+    pub env: PnpmEnv,
+}
+
+/// Copies fixture project `name` to `<root>/project` (with an `.npmrc` for
+/// `registry`) and installs it with `pnpm install --frozen-lockfile`, using
+/// an isolated environment under `<root>/env` and the store
+/// `<root>/env/store`.
+pub fn pnpm_install_fixture(
+    registry: &crate::Registry,
+    name: &str,
+    root: &Path,
+) -> InstalledFixture {
+    let project = root.join("project");
+    crate::paths::prepare_project(name, &project, &registry.url());
+    let env = PnpmEnv::new(&root.join("env"), &registry.url());
+    env.install_frozen(&project);
+    InstalledFixture { project, env }
+}

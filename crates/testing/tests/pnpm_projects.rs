@@ -6,15 +6,12 @@
 use std::path::{Path, PathBuf};
 
 use pacquet_testing::{
-    DiffOptions, PnpmEnv, Registry, assert_trees_equal, prepare_project, project_names,
+    DiffOptions, PnpmEnv, Registry, assert_trees_equal, pnpm_install_fixture, project_names,
 };
 
 fn install(registry: &Registry, root: &Path, name: &str) -> (PathBuf, PnpmEnv) {
-    let project = root.join("project");
-    prepare_project(name, &project, &registry.url());
-    let env = PnpmEnv::new(&root.join("env"), &registry.url());
-    env.install_frozen(&project);
-    (project, env)
+    let installed = pnpm_install_fixture(registry, name, root);
+    (installed.project, installed.env)
 }
 
 fn modules_json(project: &Path) -> serde_json::Value {
@@ -82,6 +79,14 @@ fn every_fixture_project_installs_with_pnpm() {
         "{pnpm_dirs:?}"
     );
 
+    let hashed = root.join("peers-hashed/project/node_modules/.pnpm");
+    assert!(
+        hashed
+            .join("pq-many-peers@1.0.0_1098320b837e5f843642497ce7e10b99")
+            .is_dir(),
+        "suffix hashed by peersSuffixMaxLength"
+    );
+
     let hoisting = root.join("hoisting/project/node_modules/.pnpm");
     assert!(hoisting.join("pq-dup@1.0.0").is_dir() && hoisting.join("pq-dup@2.0.0").is_dir());
     assert!(
@@ -96,10 +101,6 @@ fn two_pnpm_installs_compare_equal_after_normalization() {
     let tmp = tempfile::tempdir().unwrap();
     let (a, env_a) = install(&registry, &tmp.path().join("a"), "workspace");
     let (b, env_b) = install(&registry, &tmp.path().join("b"), "workspace");
-    let opts = DiffOptions::default()
-        .substitute(env_a.store_dir.display().to_string(), "<STORE>")
-        .substitute(env_b.store_dir.display().to_string(), "<STORE>")
-        .substitute(a.display().to_string(), "<PROJECT>")
-        .substitute(b.display().to_string(), "<PROJECT>");
+    let opts = DiffOptions::for_installs(&a, &env_a.store_dir, &b, &env_b.store_dir);
     assert_trees_equal(&a, &b, &opts);
 }

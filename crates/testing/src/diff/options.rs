@@ -1,5 +1,7 @@
 //! What [`super::diff_trees`] compares and how state files are normalized.
 
+use std::path::Path;
+
 /// Options for [`super::diff_trees`].
 #[derive(Debug, Clone)]
 pub struct DiffOptions {
@@ -50,6 +52,23 @@ impl DiffOptions {
     pub fn substitute(mut self, from: impl Into<String>, to: impl Into<String>) -> Self {
         self.substitutions.push((from.into(), to.into()));
         self
+    }
+
+    /// Options for comparing two installs of the same project: maps each
+    /// side's project dir and store dir to `<PROJECT>` and `<STORE>` in
+    /// state files. Store dirs are given as configured (with or without the
+    /// trailing `/v11`).
+    pub fn for_installs(
+        project_a: &Path,
+        store_a: &Path,
+        project_b: &Path,
+        store_b: &Path,
+    ) -> Self {
+        DiffOptions::default()
+            .substitute(store_a.display().to_string(), "<STORE>")
+            .substitute(store_b.display().to_string(), "<STORE>")
+            .substitute(project_a.display().to_string(), "<PROJECT>")
+            .substitute(project_b.display().to_string(), "<PROJECT>")
     }
 
     /// Adds an ignored path (builder style).
