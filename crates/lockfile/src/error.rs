@@ -41,9 +41,9 @@ pub enum LockfileError {
     )]
     MissingDependency { dep_path: String },
 
-    /// `reason` is the full "Failure reason" block (see [`crate::check_importers`]).
+    /// `reason` is the indented "Failure reason" block (see [`crate::check_importers`]).
     #[error(
-        "Cannot install with \"frozen-lockfile\" because pnpm-lock.yaml is not up to date with {manifest}.\n\n  Failure reason:\n{reason}"
+        "Cannot install with \"frozen-lockfile\" because pnpm-lock.yaml is not up to date with package.json.\n\n  Failure reason:\n{reason}"
     )]
     #[diagnostic(
         code(ERR_PNPM_OUTDATED_LOCKFILE),
@@ -51,7 +51,14 @@ pub enum LockfileError {
             "Regenerate the lockfile with `pnpm install --lockfile-only` so that pnpm-lock.yaml reflects the current package.json, then re-run `pnpm install --frozen-lockfile`."
         )
     )]
-    Outdated { manifest: String, reason: String },
+    Outdated { reason: String },
+
+    /// A project with dependencies has no importer (pnpm 12's code and text).
+    #[error(
+        "Cannot install with \"frozen-lockfile\" because pnpm-lock.yaml has no `importers[\"{importer_id}\"]` entry. Regenerate the lockfile with `pnpm install --lockfile-only`."
+    )]
+    #[diagnostic(code(ERR_PNPM_PACKAGE_MANAGER_NO_IMPORTER))]
+    NoImporter { importer_id: String },
 
     #[error(
         "Cannot proceed with the frozen installation. The current \"{field}\" configuration doesn't match the value found in the lockfile"

@@ -6,13 +6,21 @@
 //! lockfile with the project manifests and the configuration. It knows
 //! nothing about the filesystem layout or the store.
 
+mod check_importers;
+mod check_settings;
 mod dep_path;
 mod error;
+mod manifest;
 mod model;
 mod read;
+mod snapshot_refs;
 mod write;
 
+pub use check_importers::{ImporterCheckOptions, check_importers};
+pub use check_settings::{DEFAULT_PEERS_SUFFIX_MAX_LENGTH, ExpectedSettings, check_settings};
 pub use dep_path::{DepPath, DepRef};
 pub use error::LockfileError;
+pub use manifest::ProjectManifest;
 pub use model::*;
 pub use read::read_lockfile;
+pub use snapshot_refs::DependencyGroup;

@@ -1,0 +1,286 @@
+//! Frozen-lockfile gate 4: every project has an importer that satisfies its
+//! `package.json` (pnpm's `satisfiesPackageManifest`, with pnpm 12's texts).
+
+use std::collections::BTreeMap;
+
+use indexmap::IndexMap;
+
+use crate::{Importer, Lockfile, LockfileError, ProjectManifest, ResolvedDependency};
+
+/// Configuration that changes what an importer must contain.
+#[derive(Debug, Clone)]
+pub struct ImporterCheckOptions {
+    /// Undeclared `peerDependencies` count as dependencies (default true).
+    pub auto_install_peers: bool,
+    /// `link:` dependencies are not recorded, so they are ignored.
+    pub exclude_links_from_lockfile: bool,
+    /// Name patterns (`*` wildcards) of optional dependencies to drop.
+    pub ignored_optional_dependencies: Vec<String>,
+}
+
+impl Default for ImporterCheckOptions {
+    fn default() -> Self {
+        ImporterCheckOptions {
+            auto_install_peers: true,
+            exclude_links_from_lockfile: false,
+            ignored_optional_dependencies: Vec::new(),
+        }
+    }
+}
+
+/// Checks each `(importer id, manifest)` in the given order and fails on the
+/// first project whose importer is missing or outdated, as pnpm 12 does.
+/// A project without any dependency needs no importer.
+pub fn check_importers(
+    lockfile: &Lockfile,
+    projects: &[(&str, &ProjectManifest)],
+    opts: &ImporterCheckOptions,
+) -> Result<(), LockfileError> {
+    for (id, manifest) in projects {
+        let manifest = without_ignored_optionals(manifest, &opts.ignored_optional_dependencies);
+        let Some(importer) = lockfile.importers.get(*id) else {
+            if manifest.has_dependencies() {
+                return Err(LockfileError::NoImporter {
+                    importer_id: (*id).to_owned(),
+                });
+            }
+            continue;
+        };
+        if let Err(reason) = satisfies(importer, &manifest, id, opts) {
+            return Err(LockfileError::Outdated { reason });
+        }
+    }
+    Ok(())
+}
+
+fn without_ignored_optionals(manifest: &ProjectManifest, patterns: &[String]) -> ProjectManifest {
+    let mut m = manifest.clone();
+    if patterns.is_empty() {
+        return m;
+    }
+    let ignored: Vec<String> = m
+        .optional_dependencies
+        .keys()
+        .filter(|n| patterns.iter().any(|p| glob_match(p, n)))
+        .cloned()
+        .collect();
+    for name in ignored {
+        m.optional_dependencies.shift_remove(&name);
+        m.dependencies.shift_remove(&name);
+    }
+    m
+}
+
+/// `*` matches any run of characters; everything else is literal.
+pub(crate) fn glob_match(pattern: &str, name: &str) -> bool {
+    let Some((head, rest)) = pattern.split_once('*') else {
+        return pattern == name;
+    };
+    let Some(mut remaining) = name.strip_prefix(head) else {
+        return false;
+    };
+    let parts: Vec<&str> = rest.split('*').collect();
+    let (last, middle) = parts.split_last().unwrap_or((&"", &[]));
+    for part in middle {
+        match remaining.find(part) {
+            Some(i) => remaining = &remaining[i + part.len()..],
+            None => return false,
+        }
+    }
+    remaining.len() >= last.len() && remaining.ends_with(last)
+}
+
+fn is_link(spec: &str) -> bool {
+    spec.starts_with("link:")
+}
+
+/// `Err(reason)` holds the "Failure reason" block of the message.
+fn satisfies(
+    importer: &Importer,
+    pkg: &ProjectManifest,
+    id: &str,
+    opts: &ImporterCheckOptions,
+) -> Result<(), String> {
+    // Later groups win, as in `{...dev, ...deps, ...optional}`.
+    let mut existing: IndexMap<&str, &str> = IndexMap::new();
+    for group in [
+        &pkg.dev_dependencies,
+        &pkg.dependencies,
+        &pkg.optional_dependencies,
+    ] {
+        for (k, v) in group {
+            existing.insert(k, v);
+        }
+    }
+    let mut prod: IndexMap<&str, &str> = IndexMap::new();
+    if opts.auto_install_peers {
+        for (k, v) in &pkg.peer_dependencies {
+            if !existing.contains_key(k.as_str()) {
+                prod.insert(k, v);
+            }
+        }
+        for (k, v) in &pkg.peer_dependencies {
+            existing.entry(k).or_insert(v);
+        }
+    }
+    for (k, v) in &pkg.dependencies {
+        prod.insert(k, v);
+    }
+    let mut specs: BTreeMap<&str, &str> = BTreeMap::new();
+    for group in [
+        &importer.dev_dependencies,
+        &importer.dependencies,
+        &importer.optional_dependencies,
+    ] {
+        for (k, v) in group.iter().flatten() {
+            specs.insert(k, &v.specifier);
+        }
+    }
+    if opts.exclude_links_from_lockfile {
+        existing.retain(|_, v| !is_link(v));
+        specs.retain(|_, v| !is_link(v));
+    }
+    let existing: BTreeMap<&str, &str> = existing.into_iter().collect();
+    if existing != specs {
+        return Err(specifier_diff(id, &specs, &existing));
+    }
+    if importer.publish_directory != pkg.publish_directory {
+        return Err(format!(
+            "  `publishDirectory` in the lockfile ({:?}) doesn't match `publishConfig.directory` in package.json ({:?})",
+            importer.publish_directory, pkg.publish_directory
+        ));
+    }
+    let empty = serde_json::Value::Object(serde_json::Map::new());
+    let lock_meta = importer.dependencies_meta.as_ref().unwrap_or(&empty);
+    let pkg_meta = pkg.dependencies_meta.as_ref().unwrap_or(&empty);
+    if lock_meta != pkg_meta {
+        return Err(format!(
+            "  importer dependencies meta ({lock_meta}) doesn't match package manifest dependencies meta ({pkg_meta})"
+        ));
+    }
+    let groups: [(
+        &str,
+        IndexMap<&str, &str>,
+        &Option<BTreeMap<String, ResolvedDependency>>,
+    ); 3] = [
+        (
+            "dependencies",
+            prod.into_iter()
+                .filter(|(k, _)| !pkg.optional_dependencies.contains_key(*k))
+                .collect(),
+            &importer.dependencies,
+        ),
+        (
+            "devDependencies",
+            pkg.dev_dependencies
+                .iter()
+                .filter(|(k, _)| {
+                    !pkg.optional_dependencies.contains_key(*k)
+                        && !pkg.dependencies.contains_key(*k)
+                })
+                .map(|(k, v)| (k.as_str(), v.as_str()))
+                .collect(),
+            &importer.dev_dependencies,
+        ),
+        (
+            "optionalDependencies",
+            pkg.optional_dependencies
+                .iter()
+                .map(|(k, v)| (k.as_str(), v.as_str()))
+                .collect(),
+            &importer.optional_dependencies,
+        ),
+    ];
+    for (field, mut wanted, locked) in groups {
+        if opts.exclude_links_from_lockfile {
+            wanted.retain(|_, v| !is_link(v));
+        }
+        let locked_spec = |name: &str| {
+            locked
+                .as_ref()
+                .and_then(|m| m.get(name))
+                .map(|d| d.specifier.as_str())
+        };
+        for (name, spec) in &wanted {
+            let lock = locked_spec(name);
+            if lock != Some(*spec) {
+                return Err(field_mismatch(field, name, lock.unwrap_or(ABSENT), spec));
+            }
+        }
+        for (name, dep) in locked.iter().flatten() {
+            let skipped = opts.exclude_links_from_lockfile && is_link(&dep.specifier);
+            if !wanted.contains_key(name.as_str()) && !skipped {
+                return Err(field_mismatch(field, name, &dep.specifier, ABSENT));
+            }
+        }
+    }
+    Ok(())
+}
+
+const ABSENT: &str = "(absent)";
+
+fn field_mismatch(field: &str, name: &str, lock: &str, manifest: &str) -> String {
+    format!(
+        "  importer {field}.{name} specifier {lock:?} doesn't match package manifest specifier ({manifest:?})"
+    )
+}
+
+fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// pnpm 12's added/removed/mismatched listing.
+fn specifier_diff(
+    id: &str,
+    locked: &BTreeMap<&str, &str>,
+    wanted: &BTreeMap<&str, &str>,
+) -> String {
+    let added: Vec<String> = wanted
+        .iter()
+        .filter(|(k, _)| !locked.contains_key(*k))
+        .map(|(k, v)| format!("{k}@{v}"))
+        .collect();
+    let removed: Vec<String> = locked
+        .iter()
+        .filter(|(k, _)| !wanted.contains_key(*k))
+        .map(|(k, v)| format!("{k}@{v}"))
+        .collect();
+    let mismatched: Vec<String> = wanted
+        .iter()
+        .filter_map(|(k, v)| {
+            let lock = locked.get(k)?;
+            (lock != v).then(|| format!("  - {k} (lockfile: {lock}, manifest: {v})"))
+        })
+        .collect();
+    let mut out = format!(
+        "  specifiers in the lockfile don't match specifiers in package.json:\n* in importers[\"{id}\"]:"
+    );
+    if !added.is_empty() {
+        let head = count(
+            added.len(),
+            "dependency was added",
+            "dependencies were added",
+        );
+        out.push_str(&format!("\n* {head}: {}", added.join(", ")));
+    }
+    if !removed.is_empty() {
+        let head = count(
+            removed.len(),
+            "dependency was removed",
+            "dependencies were removed",
+        );
+        out.push_str(&format!("\n* {head}: {}", removed.join(", ")));
+    }
+    if !mismatched.is_empty() {
+        let head = count(
+            mismatched.len(),
+            "dependency is mismatched",
+            "dependencies are mismatched",
+        );
+        out.push_str(&format!("\n* {head}:\n{}", mismatched.join("\n")));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;

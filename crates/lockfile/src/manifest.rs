@@ -1,0 +1,79 @@
+//! The parts of a project's `package.json` the frozen-lockfile gates compare.
+
+use std::path::Path;
+
+use indexmap::IndexMap;
+use serde_json::Value;
+
+use crate::LockfileError;
+
+/// A `package.json`, read tolerantly: fields of the wrong shape (such as
+/// `"dependencies": []`) count as absent, non-string specifiers are skipped.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ProjectManifest {
+    pub name: Option<String>,
+    pub version: Option<String>,
+    pub dependencies: IndexMap<String, String>,
+    pub dev_dependencies: IndexMap<String, String>,
+    pub optional_dependencies: IndexMap<String, String>,
+    pub peer_dependencies: IndexMap<String, String>,
+    /// Kept as JSON: compared structurally with the importer's.
+    pub dependencies_meta: Option<Value>,
+    /// `publishConfig.directory`.
+    pub publish_directory: Option<String>,
+}
+
+impl ProjectManifest {
+    pub fn from_path(path: &Path) -> Result<Self, LockfileError> {
+        let text = std::fs::read_to_string(path).map_err(|source| LockfileError::ReadManifest {
+            path: path.to_owned(),
+            source,
+        })?;
+        Self::from_json(&text, path)
+    }
+
+    /// Parses manifest text; `path` is used in error messages only.
+    pub fn from_json(text: &str, path: &Path) -> Result<Self, LockfileError> {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let value: Value =
+            serde_json::from_str(text).map_err(|e| LockfileError::ParseManifest {
+                path: path.to_owned(),
+                message: e.to_string(),
+            })?;
+        Ok(Self::from_value(&value))
+    }
+
+    pub fn from_value(value: &Value) -> Self {
+        let string = |v: Option<&Value>| v.and_then(Value::as_str).map(str::to_owned);
+        let deps = |key: &str| -> IndexMap<String, String> {
+            match value.get(key) {
+                Some(Value::Object(map)) => map
+                    .iter()
+                    .filter_map(|(k, v)| v.as_str().map(|s| (k.clone(), s.to_owned())))
+                    .collect(),
+                _ => IndexMap::new(),
+            }
+        };
+        ProjectManifest {
+            name: string(value.get("name")),
+            version: string(value.get("version")),
+            dependencies: deps("dependencies"),
+            dev_dependencies: deps("devDependencies"),
+            optional_dependencies: deps("optionalDependencies"),
+            peer_dependencies: deps("peerDependencies"),
+            dependencies_meta: value
+                .get("dependenciesMeta")
+                .filter(|v| v.is_object())
+                .cloned(),
+            publish_directory: string(value.get("publishConfig").and_then(|p| p.get("directory"))),
+        }
+    }
+
+    /// Whether the manifest declares any dependency at all.
+    pub fn has_dependencies(&self) -> bool {
+        !(self.dependencies.is_empty()
+            && self.dev_dependencies.is_empty()
+            && self.optional_dependencies.is_empty()
+            && self.peer_dependencies.is_empty())
+    }
+}
