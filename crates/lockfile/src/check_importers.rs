@@ -158,11 +158,7 @@ fn satisfies(
             "  importer dependencies meta ({lock_meta}) doesn't match package manifest dependencies meta ({pkg_meta})"
         ));
     }
-    let groups: [(
-        &str,
-        IndexMap<&str, &str>,
-        &Option<BTreeMap<String, ResolvedDependency>>,
-    ); 3] = [
+    let groups: [FieldCheck<'_>; 3] = [
         (
             "dependencies",
             prod.into_iter()
@@ -216,6 +212,13 @@ fn satisfies(
     }
     Ok(())
 }
+
+/// (field name, manifest entries to find, the importer's entries).
+type FieldCheck<'a> = (
+    &'static str,
+    IndexMap<&'a str, &'a str>,
+    &'a Option<BTreeMap<String, ResolvedDependency>>,
+);
 
 const ABSENT: &str = "(absent)";
 

@@ -86,7 +86,7 @@ fn plain_safe(c: char, prev: Option<char>, flow: bool) -> bool {
     let base = ns_or_white && !(flow && ",[]{}".contains(c));
     let prev_colon = prev == Some(':');
     let prev_ns = prev.is_some_and(|p| is_printable(p) && !is_white(p));
-    (base && c != '#' && !(prev_colon && !ns)) || (prev_ns && c == '#') || (prev_colon && ns)
+    (prev_colon && ns) || (c == '#' && prev_ns) || (base && c != '#' && !prev_colon)
 }
 
 /// Would a YAML 1.2 core-schema reader (plus timestamps and `<<`) type this
