@@ -10,6 +10,7 @@ mod check_importers;
 mod check_settings;
 mod dep_path;
 mod error;
+mod fast;
 mod manifest;
 mod model;
 mod read;

@@ -37,11 +37,19 @@ impl Lockfile {
     /// paths are made absolute there, as pnpm prints absolute paths.
     pub fn parse(text: &str, path: &Path) -> Result<Lockfile, LockfileError> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        if starts_with_document_marker(text) {
-            return parse_multi(text, path);
+        if let Some(lockfile) = crate::fast::parse(text) {
+            return Ok(lockfile);
         }
-        serde_saphyr::from_str::<Lockfile>(text).map_err(|e| broken(path, &e))
+        parse_with_saphyr(text, path)
     }
+}
+
+/// The general YAML parser: handles any valid YAML and produces pnpm's errors.
+pub(crate) fn parse_with_saphyr(text: &str, path: &Path) -> Result<Lockfile, LockfileError> {
+    if starts_with_document_marker(text) {
+        return parse_multi(text, path);
+    }
+    serde_saphyr::from_str::<Lockfile>(text).map_err(|e| broken(path, &e))
 }
 
 /// A leading `---` (after comments/blank lines) marks pnpm 11+'s

@@ -11,6 +11,7 @@ use crate::{
     Importer, Lockfile, LockfileSettings, PackageInfo, Resolution, ResolvedDependency, Snapshot,
 };
 use json::{write_block_value, write_flow_value};
+pub(crate) use scalar::is_ambiguous;
 use scalar::{Ctx, write_str};
 
 impl Lockfile {

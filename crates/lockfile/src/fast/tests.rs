@@ -1,0 +1,122 @@
+use std::path::Path;
+
+use pretty_assertions::assert_eq;
+
+use crate::read::parse_with_saphyr;
+
+const PATH: &str = "/p/pnpm-lock.yaml";
+
+fn fixtures() -> Vec<std::path::PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut paths = vec![
+        root.join("../../benchmarks/fixtures/alotta/pnpm-lock.yaml"),
+        root.join("../../benchmarks/fixtures/small/pnpm-lock.yaml"),
+    ];
+    for entry in std::fs::read_dir(root.join("tests/fixtures")).expect("fixtures dir") {
+        let path = entry.expect("entry").path().join("pnpm-lock.yaml");
+        if path.exists() && !path.to_string_lossy().contains("v13") {
+            paths.push(path);
+        }
+    }
+    paths
+}
+
+#[test]
+fn fast_path_agrees_with_the_yaml_parser_on_pnpm_output() {
+    for path in fixtures() {
+        let text = std::fs::read_to_string(&path).expect("fixture");
+        let fast =
+            super::parse(&text).unwrap_or_else(|| panic!("fast path declined {}", path.display()));
+        let full = parse_with_saphyr(&text, &path).expect("parses");
+        assert_eq!(fast, full, "{}", path.display());
+        let crlf = text.replace('\n', "\r\n");
+        assert_eq!(
+            super::parse(&crlf).as_ref(),
+            Some(&full),
+            "CRLF {}",
+            path.display()
+        );
+    }
+}
+
+#[test]
+fn fast_path_reads_two_documents() {
+    let text = "---\nlockfileVersion: '9.0'\n\nimporters:\n\n  .:\n    configDependencies:\n      foo:\n        specifier: 1.0.0\n        version: 1.0.0\n\n---\nlockfileVersion: '9.0'\n\nimporters:\n\n  .: {}\n";
+    let fast = super::parse(text).expect("handled");
+    assert_eq!(
+        fast,
+        parse_with_saphyr(text, Path::new(PATH)).expect("parses")
+    );
+    assert!(fast.env.is_some());
+}
+
+#[test]
+fn fast_path_handles_quoting_and_flow_values() {
+    let text = "lockfileVersion: '9.0'\n\nimporters: {}\n\npackages:\n\n  'a@1.0.0':\n    resolution: {integrity: sha512-AA==, tarball: 'https://x/a,b.tgz'}\n    engines: {node: '>=18', npm: \"\\u0041\"}\n    cpu: [x64, '!arm']\n    deprecated: 'it''s: gone'\n    peerDependenciesMeta:\n      b:\n        optional: true\n    bundledDependencies:\n      - c\n    hasBin: true\n";
+    let fast = super::parse(text).expect("handled");
+    let full = parse_with_saphyr(text, Path::new(PATH)).expect("parses");
+    assert_eq!(fast, full);
+    let pkg = &fast.packages["a@1.0.0"];
+    assert_eq!(pkg.deprecated.as_deref(), Some("it's: gone"));
+    assert_eq!(
+        pkg.engines
+            .as_ref()
+            .and_then(|e| e.get("npm"))
+            .map(String::as_str),
+        Some("A")
+    );
+}
+
+#[test]
+fn unusual_yaml_is_declined_but_still_read() {
+    let cases = [
+        "# comment\nlockfileVersion: '9.0'\n",
+        "lockfileVersion: '9.0'\nsettings: &s\n  autoInstallPeers: true\n",
+        "lockfileVersion: '9.0'\nimporters:\n  .:\n    dependencies:\n      a: {specifier: 1, version: 1.0.0}\n",
+        "lockfileVersion: '9.0'\nsettings:\n  autoInstallPeers: yes\n",
+        "lockfileVersion: '9.0'\nsettings: {autoInstallPeers: true,\n  excludeLinksFromLockfile: false}\n",
+        "lockfileVersion: '9.0'\ntime:\n  a@1.0.0: 2024-01-01T00:00:00.000Z\n",
+        "lockfileVersion: '9.0'\nfoo: a\n  b\n",
+        "lockfileVersion: '9.0'\nimporters:\n  .: {}\n  .: {}\n",
+    ];
+    for text in cases {
+        // Declined, or else the same answer as the general parser.
+        if let Some(fast) = super::parse(text) {
+            assert_eq!(
+                Some(fast),
+                parse_with_saphyr(text, Path::new(PATH)).ok(),
+                "{text:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn literal_blocks() {
+    let text = "lockfileVersion: '9.0'\n\nimporters: {}\n\npackages:\n\n  q@1.5.1:\n    resolution: {integrity: sha512-AA==}\n    deprecated: |-\n      line one\n\n        indented\n\n  r@1.0.0:\n    resolution: {integrity: sha512-AA==}\n    deprecated: |\n      kept\n";
+    let fast = super::parse(text).expect("handled");
+    assert_eq!(
+        fast,
+        parse_with_saphyr(text, Path::new(PATH)).expect("parses")
+    );
+    assert_eq!(
+        fast.packages["q@1.5.1"].deprecated.as_deref(),
+        Some("line one\n\n  indented")
+    );
+    assert_eq!(
+        fast.packages["r@1.0.0"].deprecated.as_deref(),
+        Some("kept\n")
+    );
+    assert_eq!(fast.to_yaml(), text);
+}
+
+#[test]
+fn errors_come_from_the_general_parser() {
+    for text in [
+        "lockfileVersion: '6.0'\n",
+        "lockfileVersion: '9.0'\nfoo: {a: b\n",
+        "importers: {}\n",
+    ] {
+        assert!(super::parse(text).is_none(), "{text:?}");
+    }
+}
