@@ -53,7 +53,7 @@ pub(crate) fn parse_document(text: &str) -> Option<Node<'_>> {
         raw: raw_lines,
     };
     let mut pos = 0;
-    if !doc.lines.first().is_some_and(|l| l.indent == 0) {
+    if doc.lines.first().is_none_or(|l| l.indent != 0) {
         return None;
     }
     let root = parse_map(&doc, &mut pos, 0)?;
