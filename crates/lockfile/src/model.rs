@@ -31,9 +31,9 @@ pub struct Lockfile {
     pub patched_dependencies: Option<BTreeMap<String, serde_json::Value>>,
     #[serde(default)]
     pub importers: BTreeMap<String, Importer>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "bulk_map")]
     pub packages: BTreeMap<DepPath, PackageInfo>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "bulk_map")]
     pub snapshots: BTreeMap<DepPath, Snapshot>,
     #[serde(default)]
     pub ignored_optional_dependencies: Option<Vec<String>>,
@@ -42,6 +42,35 @@ pub struct Lockfile {
     /// The first document of a two-document lockfile.
     #[serde(skip)]
     pub env: Option<Box<Lockfile>>,
+}
+
+/// Collects entries first and builds the map in bulk: the input is sorted,
+/// so this avoids a key comparison walk per insert. Later duplicates win, as
+/// with `insert`.
+fn bulk_map<'de, D, K, V>(d: D) -> Result<BTreeMap<K, V>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    K: Deserialize<'de> + Ord,
+    V: Deserialize<'de>,
+{
+    struct Bulk<K, V>(std::marker::PhantomData<(K, V)>);
+    impl<'de, K: Deserialize<'de> + Ord, V: Deserialize<'de>> serde::de::Visitor<'de> for Bulk<K, V> {
+        type Value = BTreeMap<K, V>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a mapping")
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(
+            self,
+            mut access: A,
+        ) -> Result<Self::Value, A::Error> {
+            let mut entries = Vec::with_capacity(access.size_hint().unwrap_or(0));
+            while let Some(entry) = access.next_entry::<K, V>()? {
+                entries.push(entry);
+            }
+            Ok(entries.into_iter().collect())
+        }
+    }
+    d.deserialize_map(Bulk(std::marker::PhantomData))
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]

@@ -11,6 +11,11 @@ use crate::Lockfile;
 
 /// `None` means "not handled here", never "invalid".
 pub(crate) fn parse(text: &str) -> Option<Lockfile> {
+    // Marker, directive and end lines are never valid keys, so a text that
+    // does not open with a marker is one document or is declined anyway.
+    if !text.trim_start().starts_with("---") {
+        return parse_one(text);
+    }
     let mut docs = split_documents(text)?;
     let main = docs.pop()?;
     let mut lockfile = parse_one(main)?;

@@ -172,8 +172,7 @@ fn split_key(text: &str) -> Option<(Cow<'_, str>, &str)> {
         b'\'' => single_quoted(text)?,
         b'"' => double_quoted(text)?,
         _ => {
-            let end = text
-                .find(": ")
+            let end = find_colon_space(text.as_bytes())
                 .or_else(|| text.strip_suffix(':').map(str::len))?;
             let key = &text[..end];
             if !plain_ok(key, false) {
@@ -207,8 +206,13 @@ fn scalar_or_flow(text: &str, in_flow: bool) -> Option<(Node<'_>, &str)> {
         b'{' => flow_map(text),
         b'[' => flow_seq(text),
         _ if in_flow => {
-            let end = text.find([',', '}', ']']).unwrap_or(text.len());
-            let end = text[..end].find(": ").map_or(end, |colon| colon.min(end));
+            let b = text.as_bytes();
+            let end = (0..b.len())
+                .find(|&i| {
+                    matches!(b[i], b',' | b'}' | b']')
+                        || (b[i] == b':' && b.get(i + 1) == Some(&b' '))
+                })
+                .unwrap_or(b.len());
             let plain = &text[..end];
             plain_ok(plain, true).then_some((Node::Plain(plain), &text[end..]))
         }
@@ -216,21 +220,45 @@ fn scalar_or_flow(text: &str, in_flow: bool) -> Option<(Node<'_>, &str)> {
     }
 }
 
+/// Position of the first `: ` (the end of a plain key).
+fn find_colon_space(b: &[u8]) -> Option<usize> {
+    let mut from = 0;
+    while let Some(i) = b[from..].iter().position(|&c| c == b':') {
+        let at = from + i;
+        if b.get(at + 1) == Some(&b' ') {
+            return Some(at);
+        }
+        from = at + 1;
+    }
+    None
+}
+
 /// Only plain scalars that cannot mean anything but their text here.
 fn plain_ok(s: &str, in_flow: bool) -> bool {
-    let Some(first) = s.chars().next() else {
+    let b = s.as_bytes();
+    let (Some(&first), Some(&last)) = (b.first(), b.last()) else {
         return false;
     };
-    if "-?:,[]{}#&*!|>'\"%@`".contains(first) || s.ends_with(':') {
+    if b"-?:,[]{}#&*!|>'\"%@`".contains(&first) || last == b':' || last == b' ' {
         return false;
     }
-    if s.contains(": ") || s.contains(" #") || s.contains('\t') || s.ends_with(' ') {
-        return false;
+    // One pass: no `: `, ` #`, control characters (ASCII or C1), and no flow
+    // indicators inside flow collections.
+    for (i, &c) in b.iter().enumerate() {
+        let next = b.get(i + 1).copied();
+        let bad = match c {
+            b':' => next == Some(b' '),
+            b' ' => next == Some(b'#'),
+            0..=0x1f | 0x7f => true,
+            0xc2 => next.is_some_and(|n| (0x80..=0x9f).contains(&n)),
+            b'[' | b']' | b'{' | b'}' | b',' => in_flow,
+            _ => false,
+        };
+        if bad {
+            return false;
+        }
     }
-    if in_flow && s.contains(['[', ']', '{', '}', ',']) {
-        return false;
-    }
-    s.chars().all(|c| !c.is_control())
+    true
 }
 
 fn single_quoted(text: &str) -> Option<(Cow<'_, str>, &str)> {
