@@ -52,7 +52,7 @@ fn fast_path_reads_two_documents() {
 
 #[test]
 fn fast_path_handles_quoting_and_flow_values() {
-    let text = "lockfileVersion: '9.0'\n\nimporters: {}\n\npackages:\n\n  'a@1.0.0':\n    resolution: {integrity: sha512-AA==, tarball: 'https://x/a,b.tgz'}\n    engines: {node: '>=18', npm: \"\\u0041\"}\n    cpu: [x64, '!arm']\n    deprecated: 'it''s: gone'\n    peerDependenciesMeta:\n      b:\n        optional: true\n    bundledDependencies:\n      - c\n    hasBin: true\n";
+    let text = "lockfileVersion: '9.0'\n\nimporters: {}\n\npackages:\n\n  'a@1.0.0':\n    resolution: {integrity: sha512-AA==, tarball: 'https://x/a,b.tgz'}\n    engines: {node: '>=18', npm: \"\\u0041\"}\n    cpu: [x64, '!arm']\n    deprecated: 'it''s: gone'\n    name: a#b\n    peerDependenciesMeta:\n      b:\n        optional: true\n    bundledDependencies:\n      - c\n    hasBin: true\n";
     let fast = super::parse(text).expect("handled");
     let full = parse_with_saphyr(text, Path::new(PATH)).expect("parses");
     assert_eq!(fast, full);

@@ -209,8 +209,9 @@ fn scalar_or_flow(text: &str, in_flow: bool) -> Option<(Node<'_>, &str)> {
             let b = text.as_bytes();
             let end = (0..b.len())
                 .find(|&i| {
-                    matches!(b[i], b',' | b'}' | b']')
-                        || (b[i] == b':' && b.get(i + 1) == Some(&b' '))
+                    SPECIAL[b[i] as usize]
+                        && (matches!(b[i], b',' | b'}' | b']')
+                            || (b[i] == b':' && b.get(i + 1) == Some(&b' ')))
                 })
                 .unwrap_or(b.len());
             let plain = &text[..end];
@@ -219,6 +220,25 @@ fn scalar_or_flow(text: &str, in_flow: bool) -> Option<(Node<'_>, &str)> {
         _ => plain_ok(text, false).then_some((Node::Plain(text), "")),
     }
 }
+
+/// Bytes that need a closer look inside plain scalars.
+static SPECIAL: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 0x20 {
+        t[c] = true;
+        c += 1;
+    }
+    let listed = b": []{},";
+    let mut i = 0;
+    while i < listed.len() {
+        t[listed[i] as usize] = true;
+        i += 1;
+    }
+    t[0x7f] = true;
+    t[0xc2] = true;
+    t
+};
 
 /// Position of the first `: ` (the end of a plain key).
 fn find_colon_space(b: &[u8]) -> Option<usize> {
@@ -245,14 +265,16 @@ fn plain_ok(s: &str, in_flow: bool) -> bool {
     // One pass: no `: `, ` #`, control characters (ASCII or C1), and no flow
     // indicators inside flow collections.
     for (i, &c) in b.iter().enumerate() {
+        if !SPECIAL[c as usize] {
+            continue;
+        }
         let next = b.get(i + 1).copied();
         let bad = match c {
             b':' => next == Some(b' '),
             b' ' => next == Some(b'#'),
-            0..=0x1f | 0x7f => true,
-            0xc2 => next.is_some_and(|n| (0x80..=0x9f).contains(&n)),
             b'[' | b']' | b'{' | b'}' | b',' => in_flow,
-            _ => false,
+            0xc2 => next.is_some_and(|n| (0x80..=0x9f).contains(&n)),
+            _ => true,
         };
         if bad {
             return false;
