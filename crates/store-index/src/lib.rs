@@ -1,8 +1,27 @@
 //! The store's package index: `<storeDir>/index.db`, shared with pnpm 11/12.
 //!
-//! Owns the row type ([`PackageFilesIndex`]), its msgpackr "records" codec,
-//! key formats, batched reads and the single batched writer thread.
+//! Owns the row type ([`PackageFilesIndex`]), its msgpackr "records" codec
+//! ([`encode`], [`decode`]), key formats ([`store_key`], [`built_key`]),
+//! batched reads ([`prefetch`]) and the single batched writer thread
+//! ([`IndexWriter`]). See `spec/store.md` §5–§11.
 
+mod connection;
+mod decode;
+mod encode;
+mod error;
+mod keys;
+mod read;
 mod types;
+mod writer;
 
+#[cfg(test)]
+mod tests;
+
+pub use connection::INDEX_DB;
+pub use decode::decode;
+pub use encode::encode;
+pub use error::{DecodeError, StoreIndexError};
+pub use keys::{built_key, store_key};
+pub use read::{CHUNK, prefetch, prefetch_raw};
 pub use types::*;
+pub use writer::{IndexSender, IndexWriter, WriterStats};
