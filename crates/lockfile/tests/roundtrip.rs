@@ -44,4 +44,6 @@ round_trip! {
     peers => "tests/fixtures/peers/pnpm-lock.yaml",
     tarball => "tests/fixtures/tarball/pnpm-lock.yaml",
     workspace => "tests/fixtures/workspace/pnpm-lock.yaml",
+    configdeps => "tests/fixtures/configdeps/pnpm-lock.yaml",
+    remote => "tests/fixtures/remote/pnpm-lock.yaml",
 }
