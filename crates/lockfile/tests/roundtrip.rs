@@ -46,4 +46,5 @@ round_trip! {
     workspace => "tests/fixtures/workspace/pnpm-lock.yaml",
     configdeps => "tests/fixtures/configdeps/pnpm-lock.yaml",
     remote => "tests/fixtures/remote/pnpm-lock.yaml",
+    time => "tests/fixtures/time/pnpm-lock.yaml",
 }

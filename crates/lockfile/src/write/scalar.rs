@@ -224,15 +224,43 @@ fn is_timestamp(s: &str) -> bool {
         }
         t
     };
-    let h = time.bytes().take_while(u8::is_ascii_digit).count();
     let t = time.as_bytes();
-    (1..=2).contains(&h)
-        && t.get(h) == Some(&b':')
-        && t.get(h + 1..h + 3)
+    let h = t.iter().take_while(|c| c.is_ascii_digit()).count();
+    let two_digits = |at: usize| {
+        t.get(at..at + 2)
             .is_some_and(|x| x.iter().all(u8::is_ascii_digit))
-        && t.get(h + 3) == Some(&b':')
-        && t.get(h + 4..h + 6)
-            .is_some_and(|x| x.iter().all(u8::is_ascii_digit))
+    };
+    if !(1..=2).contains(&h)
+        || t.get(h) != Some(&b':')
+        || !two_digits(h + 1)
+        || t.get(h + 3) != Some(&b':')
+        || !two_digits(h + 4)
+    {
+        return false;
+    }
+    let mut i = h + 6;
+    if t.get(i) == Some(&b'.') {
+        i += 1 + t[i + 1..].iter().take_while(|c| c.is_ascii_digit()).count();
+    }
+    if i == t.len() {
+        return true;
+    }
+    // Optional zone: spaces, then `Z` or `±h[h][:mm]`, then the end.
+    i += t[i..]
+        .iter()
+        .take_while(|&&c| c == b' ' || c == b'\t')
+        .count();
+    match t.get(i) {
+        Some(b'Z') => i + 1 == t.len(),
+        Some(b'+' | b'-') => {
+            let hh = t[i + 1..].iter().take_while(|c| c.is_ascii_digit()).count();
+            let rest = &t[i + 1 + hh..];
+            (1..=2).contains(&hh)
+                && (rest.is_empty()
+                    || (rest.len() == 3 && rest[0] == b':' && two_digits(t.len() - 2)))
+        }
+        _ => false,
+    }
 }
 
 fn write_double(out: &mut String, s: &str) {
