@@ -47,4 +47,5 @@ round_trip! {
     configdeps => "tests/fixtures/configdeps/pnpm-lock.yaml",
     remote => "tests/fixtures/remote/pnpm-lock.yaml",
     time => "tests/fixtures/time/pnpm-lock.yaml",
+    settings => "tests/fixtures/settings/pnpm-lock.yaml",
 }
