@@ -48,4 +48,5 @@ round_trip! {
     remote => "tests/fixtures/remote/pnpm-lock.yaml",
     time => "tests/fixtures/time/pnpm-lock.yaml",
     settings => "tests/fixtures/settings/pnpm-lock.yaml",
+    meta => "tests/fixtures/meta/pnpm-lock.yaml",
 }

@@ -249,3 +249,54 @@ fn glob_patterns() {
     assert!(!glob_match("fse*", "xfsevents"));
     assert!(!glob_match("ab*ba", "aba"));
 }
+
+fn fixture_manifest(name: &str) -> ProjectManifest {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
+        .join("package.json");
+    ProjectManifest::from_path(&path).expect("manifest")
+}
+
+#[test]
+fn recorded_projects_satisfy_their_lockfiles() {
+    let meta = fixture_manifest("meta");
+    assert_eq!(meta.publish_directory.as_deref(), Some("out"));
+    assert!(
+        check_importers(
+            &fixture_lockfile("meta"),
+            &[(".", &meta)],
+            &ImporterCheckOptions::default()
+        )
+        .is_ok()
+    );
+    let settings = fixture_manifest("settings");
+    let opts = ImporterCheckOptions {
+        auto_install_peers: false,
+        exclude_links_from_lockfile: true,
+        ignored_optional_dependencies: vec!["zz".into(), "aa".into()],
+    };
+    assert!(check_importers(&fixture_lockfile("settings"), &[(".", &settings)], &opts).is_ok());
+    // The `link:` optional dependency is only ignored because links are excluded.
+    let keep_links = ImporterCheckOptions {
+        exclude_links_from_lockfile: false,
+        ..opts
+    };
+    assert!(
+        check_importers(
+            &fixture_lockfile("settings"),
+            &[(".", &settings)],
+            &keep_links
+        )
+        .is_err()
+    );
+}
+
+#[test]
+fn unreadable_manifests_are_reported() {
+    let err =
+        ProjectManifest::from_path(Path::new("/nonexistent/package.json")).expect_err("missing");
+    assert!(matches!(err, LockfileError::ReadManifest { .. }));
+    let err = ProjectManifest::from_json("{", Path::new("package.json")).expect_err("bad json");
+    assert!(matches!(err, LockfileError::ParseManifest { .. }));
+}

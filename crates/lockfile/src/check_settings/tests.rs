@@ -219,3 +219,19 @@ fn patch_hashes_in_both_formats() {
     assert_eq!(mismatch(&lf, &expected), None);
     assert_eq!(lf.to_yaml(), v10);
 }
+
+#[test]
+fn recorded_settings_fixture_matches_its_config() {
+    let lf = fixture_lockfile("settings");
+    let expected = ExpectedSettings {
+        overrides: map(&[("zeta", "1.0.0"), ("alpha", "2.0.0")]),
+        auto_install_peers: false,
+        exclude_links_from_lockfile: true,
+        dedupe_peers: true,
+        peers_suffix_max_length: 300,
+        inject_workspace_packages: true,
+        ignored_optional_dependencies: vec!["aa".into(), "zz".into()],
+        ..Default::default()
+    };
+    assert_eq!(mismatch(&lf, &expected), None);
+}
