@@ -1,1 +1,37 @@
-//! TODO(crate doc)
+//! pnpm 11/12-compatible settings for pacquet: reads the CLI overrides,
+//! `pnpm_config_*` env vars, `pnpm-workspace.yaml`, the global
+//! `config.yaml` and the `.npmrc` chain (registry/auth/TLS/proxy keys
+//! only), and resolves them into one [`Config`].
+
+mod auth;
+mod config;
+mod dirs;
+mod enums;
+mod env_replace;
+mod error;
+mod keys;
+mod layer;
+mod load;
+mod npmrc;
+mod npmrc_sources;
+mod options;
+mod platform;
+mod projects;
+mod registry;
+mod store_dir;
+mod yaml_file;
+
+pub use auth::{Credentials, PerRegistryKey, parse_per_registry_key};
+pub use config::{Config, Secret, SupportedArchitectures};
+pub use dirs::{cache_dir, config_dir, pnpm_home_dir, state_dir};
+pub use enums::{NodeLinker, PackageImportMethod};
+pub use env_replace::env_replace;
+pub use error::ConfigError;
+pub use load::{default_network_concurrency, load};
+pub use npmrc::parse_ini;
+pub use options::{CliOverrides, LoadOptions};
+pub use platform::{host_cpu, host_libc, host_os, host_platform};
+pub use projects::find_workspace_projects;
+pub use registry::{JSR_REGISTRY, NPM_REGISTRY, Registries, normalize_registry, scope_of};
+pub use store_dir::STORE_VERSION;
+pub use yaml_file::{WORKSPACE_MANIFEST, find_workspace_dir};

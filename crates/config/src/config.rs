@@ -1,0 +1,209 @@
+//! The resolved configuration.
+
+use std::fmt;
+use std::path::PathBuf;
+
+use indexmap::IndexMap;
+use serde_json::Value;
+
+use crate::auth::Credentials;
+use crate::enums::{NodeLinker, PackageImportMethod};
+use crate::platform::host_platform;
+use crate::registry::Registries;
+
+/// A value that must not show up in logs; `Debug` prints `(protected)`.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Secret(pub String);
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("(protected)")
+    }
+}
+
+/// `supportedArchitectures`; `current` stands for the host value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SupportedArchitectures {
+    pub os: Vec<String>,
+    pub cpu: Vec<String>,
+    pub libc: Vec<String>,
+}
+
+impl Default for SupportedArchitectures {
+    fn default() -> Self {
+        let current = || vec!["current".to_owned()];
+        SupportedArchitectures {
+            os: current(),
+            cpu: current(),
+            libc: current(),
+        }
+    }
+}
+
+impl SupportedArchitectures {
+    /// The lists with `current` replaced by the host platform (a host
+    /// without libc contributes nothing to `libc`).
+    pub fn resolved(&self) -> SupportedArchitectures {
+        let (os, cpu, libc) = host_platform();
+        let replace = |list: &[String], host: Option<&str>| -> Vec<String> {
+            let mut out: Vec<String> = Vec::new();
+            for item in list {
+                let item = if item == "current" {
+                    host
+                } else {
+                    Some(item.as_str())
+                };
+                if let Some(item) = item
+                    && !out.iter().any(|existing| existing == item)
+                {
+                    out.push(item.to_owned());
+                }
+            }
+            out
+        };
+        SupportedArchitectures {
+            os: replace(&self.os, Some(os)),
+            cpu: replace(&self.cpu, Some(cpu)),
+            libc: replace(&self.libc, libc),
+        }
+    }
+}
+
+/// Everything `pacquet install --frozen-lockfile` reads from the settings
+/// sources, resolved and defaulted. Field names are pnpm's camelCase
+/// settings in snake_case.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Config {
+    // --- locations
+    /// The directory pacquet runs in.
+    pub cwd: PathBuf,
+    /// Nearest ancestor with `pnpm-workspace.yaml`, else `cwd`.
+    pub workspace_root: PathBuf,
+    /// Whether a `pnpm-workspace.yaml` was found.
+    pub is_workspace: bool,
+    /// `packages:` of `pnpm-workspace.yaml`.
+    pub packages: Vec<String>,
+    /// Store directory, including the `v11` component.
+    pub store_dir: PathBuf,
+    /// pnpm home (`$PNPM_HOME`, …).
+    pub pnpm_home: PathBuf,
+    pub config_dir: PathBuf,
+    pub cache_dir: PathBuf,
+    pub state_dir: PathBuf,
+
+    // --- layout
+    pub package_import_method: PackageImportMethod,
+    pub node_linker: NodeLinker,
+    pub hoist: bool,
+    /// Effective private hoist patterns (`[]` when `hoist: false`).
+    pub hoist_pattern: Vec<String>,
+    /// Effective public hoist patterns (`['*']` when `shamefullyHoist`).
+    pub public_hoist_pattern: Vec<String>,
+    pub shamefully_hoist: bool,
+    pub hoist_workspace_packages: bool,
+    /// Per-project modules directory name (`node_modules`).
+    pub modules_dir: String,
+    /// Absolute virtual store directory.
+    pub virtual_store_dir: PathBuf,
+    pub virtual_store_dir_max_length: u64,
+    pub enable_modules_dir: bool,
+    pub extend_node_path: bool,
+    pub enable_global_virtual_store: bool,
+    pub modules_cache_max_age: u64,
+
+    // --- registries and network
+    pub registries: Registries,
+    /// Per-registry credentials; `Debug` prints key names only.
+    pub credentials: Credentials,
+    pub strict_ssl: bool,
+    pub ca: Option<String>,
+    pub cafile: Option<String>,
+    pub cert: Option<Secret>,
+    pub key: Option<Secret>,
+    pub https_proxy: Option<Secret>,
+    pub http_proxy: Option<Secret>,
+    pub no_proxy: Option<String>,
+    pub local_address: Option<String>,
+    pub network_concurrency: usize,
+    pub fetch_retries: u32,
+    pub fetch_retry_factor: f64,
+    /// Milliseconds.
+    pub fetch_retry_mintimeout: u64,
+    /// Milliseconds.
+    pub fetch_retry_maxtimeout: u64,
+    /// Milliseconds.
+    pub fetch_timeout: u64,
+    pub offline: bool,
+    pub prefer_offline: bool,
+
+    // --- store and builds
+    pub verify_store_integrity: bool,
+    pub strict_store_pkg_content_check: bool,
+    pub frozen_store: bool,
+    /// Read build results from the side-effects cache.
+    pub side_effects_cache: bool,
+    /// Do not write build results to the side-effects cache.
+    pub side_effects_cache_readonly: bool,
+    pub ignore_scripts: bool,
+    /// `name` / `name@1.0.0 || 2.0.0` / depPath → allowed.
+    pub allow_builds: IndexMap<String, bool>,
+    pub dangerously_allow_all_builds: bool,
+    pub strict_dep_builds: bool,
+    pub child_concurrency: usize,
+
+    // --- dependency selection and lockfile
+    /// The `CI` environment was detected.
+    pub ci: bool,
+    /// Explicit `frozenLockfile`; see [`Config::frozen_lockfile_for`].
+    pub frozen_lockfile: Option<bool>,
+    pub prefer_frozen_lockfile: bool,
+    pub trust_lockfile: bool,
+    /// Install `dependencies`.
+    pub production: bool,
+    /// Install `devDependencies`.
+    pub dev: bool,
+    /// Install optional snapshots.
+    pub optional: bool,
+    pub supported_architectures: SupportedArchitectures,
+    pub ignored_optional_dependencies: Vec<String>,
+    pub engine_strict: bool,
+    pub optimistic_repeat_install: bool,
+    pub auto_install_peers: bool,
+    pub exclude_links_from_lockfile: bool,
+    pub dedupe_peers: bool,
+    pub peers_suffix_max_length: u64,
+    pub inject_workspace_packages: bool,
+    pub overrides: IndexMap<String, String>,
+    /// Catalog name → package → specifier (`catalog:` is `default`).
+    pub catalogs: IndexMap<String, IndexMap<String, String>>,
+    /// Selector → patch file path (relative to the workspace root).
+    pub patched_dependencies: IndexMap<String, String>,
+    /// `packageExtensions` as written, if present.
+    pub package_extensions: Option<Value>,
+    /// `pnpmfile`, if set.
+    pub pnpmfile: Option<String>,
+}
+
+impl Config {
+    /// The registry serving `package_name` (always ends with `/`).
+    pub fn registry_for(&self, package_name: &str) -> &str {
+        self.registries.registry_for(package_name)
+    }
+
+    /// Tarball URL of a registry-resolved package (lockfile.md §5).
+    pub fn tarball_url(&self, name: &str, version: &str) -> String {
+        self.registries.tarball_url(name, version)
+    }
+
+    /// Full `Authorization` header value for `url`, if any credential
+    /// applies.
+    pub fn authorization_for(&self, url: &str, package_name: Option<&str>) -> Option<String> {
+        self.credentials.authorization_for(url, package_name)
+    }
+
+    /// Effective `frozenLockfile`: the explicit value, else `true` in CI
+    /// when a lockfile exists.
+    pub fn frozen_lockfile_for(&self, lockfile_exists: bool) -> bool {
+        self.frozen_lockfile.unwrap_or(self.ci && lockfile_exists)
+    }
+}

@@ -1,0 +1,517 @@
+//! Loading: collect every source, then resolve each setting.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use indexmap::IndexMap;
+use serde_json::Value;
+
+use crate::auth::Credentials;
+use crate::config::{Config, Secret, SupportedArchitectures};
+use crate::enums::{NodeLinker, PackageImportMethod};
+use crate::env_replace::{env_replace, has_placeholder};
+use crate::layer::{Layer, Layers, cli_layer, env_layer, string_list};
+use crate::npmrc_sources::{npmrc_chain, read_npmrc_files};
+use crate::registry::{NPM_REGISTRY, Registries, normalize_registry};
+use crate::store_dir::{StoreDirOrigin, default_root, resolve_explicit_root, with_version_suffix};
+use crate::yaml_file::{
+    WORKSPACE_MANIFEST, find_workspace_dir, read_config_yaml, read_workspace_yaml,
+};
+use crate::{ConfigError, LoadOptions, dirs};
+
+/// The sources, by name, before merging.
+struct Sources {
+    cli: Layer,
+    env: Layer,
+    workspace: Layer,
+    global: Layer,
+}
+
+/// Loads the configuration (settings.md §1.1 precedence: CLI > env >
+/// `pnpm-workspace.yaml` > global `config.yaml` > `.npmrc` > defaults).
+pub fn load(opts: &LoadOptions) -> Result<Config, ConfigError> {
+    let env = &opts.env;
+    let home = opts.home.as_ref();
+    let workspace_dir = find_workspace_dir(&opts.cwd);
+    let workspace_root = workspace_dir.clone().unwrap_or_else(|| opts.cwd.clone());
+    let config_dir = dirs::config_dir(env, home);
+
+    let workspace = match &workspace_dir {
+        Some(dir) => read_workspace_yaml(&dir.join(WORKSPACE_MANIFEST))?,
+        None => Layer::new(),
+    };
+    reject_registry_placeholders(&workspace, WORKSPACE_MANIFEST)?;
+    let mut global = read_config_yaml(&config_dir.join("config.yaml"))?;
+    expand_registry_placeholders(&mut global, env);
+    let sources = Sources {
+        cli: cli_sources(opts)?,
+        env: env_layer(env.iter()),
+        workspace,
+        global,
+    };
+
+    let user_npmrc = user_npmrc_path(&sources, opts);
+    let npmrc = read_npmrc_files(&npmrc_chain(&workspace_root, &config_dir, user_npmrc), env)?;
+    let layers = Layers {
+        layers: vec![
+            sources.cli.clone(),
+            sources.env.clone(),
+            sources.workspace.clone(),
+            sources.global.clone(),
+            npmrc.layer.clone(),
+        ],
+    };
+
+    let credentials = Credentials::from_entries(
+        env_credentials(env)
+            .into_iter()
+            .chain(npmrc.per_registry.iter().cloned()),
+    )?;
+    let registries = resolve_registries(&layers, &npmrc.scoped_registries);
+
+    let pnpm_home = dirs::pnpm_home_dir(env, home);
+    let store_dir = resolve_store_dir(&sources, opts, &workspace_root, &pnpm_home);
+
+    let cache_dir = layers
+        .string("cacheDir")
+        .map(|dir| expand_home(&dir, home, &workspace_root))
+        .unwrap_or_else(|| dirs::cache_dir(env, home));
+    let state_dir = layers
+        .string("stateDir")
+        .map(|dir| expand_home(&dir, home, &workspace_root))
+        .unwrap_or_else(|| dirs::state_dir(env, home));
+
+    let hoist = layers.bool("hoist", true);
+    let hoist_pattern = if hoist {
+        layers
+            .list("hoistPattern")
+            .unwrap_or_else(|| vec!["*".to_owned()])
+    } else {
+        Vec::new()
+    };
+    let shamefully_hoist = layers.bool("shamefullyHoist", false);
+    let public_hoist_pattern = if shamefully_hoist {
+        vec!["*".to_owned()]
+    } else {
+        layers.list("publicHoistPattern").unwrap_or_default()
+    };
+    let modules_dir = layers
+        .string("modulesDir")
+        .unwrap_or_else(|| "node_modules".to_owned());
+    let virtual_store_dir = match layers.string("virtualStoreDir") {
+        Some(dir) => workspace_root.join(dir),
+        None => workspace_root.join(&modules_dir).join(".pnpm"),
+    };
+
+    let (side_effects_cache, side_effects_cache_readonly) = side_effects(&layers);
+    let (production, dev) = included_groups(&layers);
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+
+    Ok(Config {
+        cwd: opts.cwd.clone(),
+        is_workspace: workspace_dir.is_some(),
+        packages: sources
+            .workspace
+            .get("packages")
+            .and_then(string_list)
+            .unwrap_or_default(),
+        store_dir,
+        pnpm_home,
+        config_dir,
+        cache_dir,
+        state_dir,
+        package_import_method: layers
+            .string("packageImportMethod")
+            .and_then(|m| parse_or_warn("packageImportMethod", &m, PackageImportMethod::parse))
+            .unwrap_or_default(),
+        node_linker: layers
+            .string("nodeLinker")
+            .and_then(|m| parse_or_warn("nodeLinker", &m, NodeLinker::parse))
+            .unwrap_or_default(),
+        hoist,
+        hoist_pattern,
+        public_hoist_pattern,
+        shamefully_hoist,
+        hoist_workspace_packages: layers.bool("hoistWorkspacePackages", true),
+        modules_dir,
+        virtual_store_dir,
+        virtual_store_dir_max_length: layers.u64(
+            "virtualStoreDirMaxLength",
+            if cfg!(windows) { 60 } else { 120 },
+        ),
+        enable_modules_dir: layers.bool("enableModulesDir", true),
+        extend_node_path: layers.bool("extendNodePath", true),
+        enable_global_virtual_store: layers.bool("enableGlobalVirtualStore", false),
+        modules_cache_max_age: layers.u64("modulesCacheMaxAge", 10080),
+
+        registries,
+        credentials,
+        strict_ssl: layers.bool("strictSsl", true),
+        ca: layers.string("ca"),
+        cafile: layers.string("cafile"),
+        cert: layers.string("cert").map(Secret),
+        key: layers.string("key").map(Secret),
+        https_proxy: layers
+            .string("httpsProxy")
+            .or_else(|| env_any(env, &["HTTPS_PROXY", "https_proxy"]))
+            .map(Secret),
+        http_proxy: layers
+            .string("httpProxy")
+            .or_else(|| layers.string("proxy"))
+            .or_else(|| env_any(env, &["HTTP_PROXY", "http_proxy", "PROXY", "proxy"]))
+            .map(Secret),
+        no_proxy: match layers.get("noProxy") {
+            Some(Value::Bool(true)) => Some("*".to_owned()),
+            Some(Value::String(list)) => Some(list.clone()),
+            _ => env_any(env, &["NO_PROXY", "no_proxy"]),
+        },
+        local_address: layers.string("localAddress"),
+        network_concurrency: layers.u64(
+            "networkConcurrency",
+            default_network_concurrency(cores) as u64,
+        ) as usize,
+        fetch_retries: layers.u64("fetchRetries", 2) as u32,
+        fetch_retry_factor: layers.f64("fetchRetryFactor", 10.0),
+        fetch_retry_mintimeout: layers.u64("fetchRetryMintimeout", 10_000),
+        fetch_retry_maxtimeout: layers.u64("fetchRetryMaxtimeout", 60_000),
+        fetch_timeout: layers.u64("fetchTimeout", 60_000),
+        offline: layers.bool("offline", false),
+        prefer_offline: layers.bool("preferOffline", false),
+
+        verify_store_integrity: layers.bool("verifyStoreIntegrity", true),
+        strict_store_pkg_content_check: layers.bool("strictStorePkgContentCheck", true),
+        frozen_store: layers.bool("frozenStore", false),
+        side_effects_cache,
+        side_effects_cache_readonly,
+        ignore_scripts: layers.bool("ignoreScripts", false),
+        allow_builds: bool_map(layers.get("allowBuilds")),
+        dangerously_allow_all_builds: layers.bool("dangerouslyAllowAllBuilds", false),
+        strict_dep_builds: layers.bool("strictDepBuilds", true),
+        child_concurrency: layers.u64("childConcurrency", 5) as usize,
+
+        ci: is_ci(env),
+        frozen_lockfile: layers.opt_bool("frozenLockfile"),
+        prefer_frozen_lockfile: layers.bool("preferFrozenLockfile", true),
+        trust_lockfile: layers.bool("trustLockfile", false),
+        production,
+        dev,
+        optional: layers.bool("optional", true),
+        supported_architectures: supported_architectures(layers.get("supportedArchitectures")),
+        ignored_optional_dependencies: layers
+            .list("ignoredOptionalDependencies")
+            .unwrap_or_default(),
+        engine_strict: layers.bool("engineStrict", false),
+        optimistic_repeat_install: layers.bool("optimisticRepeatInstall", true),
+        auto_install_peers: layers.bool("autoInstallPeers", true),
+        exclude_links_from_lockfile: layers.bool("excludeLinksFromLockfile", false),
+        dedupe_peers: layers.bool("dedupePeers", false),
+        peers_suffix_max_length: layers.u64("peersSuffixMaxLength", 1000),
+        inject_workspace_packages: layers.bool("injectWorkspacePackages", false),
+        overrides: string_map(layers.get("overrides")),
+        catalogs: catalogs(&layers),
+        patched_dependencies: string_map(layers.get("patchedDependencies")),
+        package_extensions: layers
+            .get("packageExtensions")
+            .filter(|v| !v.is_null())
+            .cloned(),
+        pnpmfile: layers.string("pnpmfile"),
+        workspace_root,
+    })
+}
+
+/// pnpm 12's default: `clamp(3 × max(1, cores − 1), 64, 96)`.
+pub fn default_network_concurrency(cores: usize) -> usize {
+    (3 * cores.saturating_sub(1).max(1)).clamp(64, 96)
+}
+
+fn cli_sources(opts: &LoadOptions) -> Result<Layer, ConfigError> {
+    let mut layer = cli_layer(&opts.cli.config)?;
+    let cli = &opts.cli;
+    let mut set = |key: &str, value: Option<Value>| {
+        if let Some(value) = value {
+            layer.insert(key.to_owned(), value);
+        }
+    };
+    set("storeDir", cli.store_dir.clone().map(Value::String));
+    set("registry", cli.registry.clone().map(Value::String));
+    set("offline", cli.offline.map(Value::Bool));
+    set("preferOffline", cli.prefer_offline.map(Value::Bool));
+    set("ignoreScripts", cli.ignore_scripts.map(Value::Bool));
+    set("frozenLockfile", cli.frozen_lockfile.map(Value::Bool));
+    Ok(layer)
+}
+
+fn user_npmrc_path(sources: &Sources, opts: &LoadOptions) -> Option<PathBuf> {
+    let from_settings = [
+        &sources.cli,
+        &sources.env,
+        &sources.workspace,
+        &sources.global,
+    ]
+    .iter()
+    .find_map(|layer| {
+        layer
+            .get("npmrcAuthFile")
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+    });
+    let explicit = from_settings.or_else(|| {
+        env_any(
+            &opts.env,
+            &["NPM_CONFIG_USERCONFIG", "npm_config_userconfig"],
+        )
+    });
+    match explicit {
+        Some(path) => Some(expand_home(&path, opts.home.as_ref(), &opts.cwd)),
+        None => opts.home.as_ref().map(|home| home.join(".npmrc")),
+    }
+}
+
+fn expand_home(path: &str, home: Option<&PathBuf>, base: &Path) -> PathBuf {
+    let expanded = match (path.strip_prefix("~/"), home) {
+        (Some(rest), Some(home)) => home.join(rest),
+        _ => PathBuf::from(path),
+    };
+    base.join(expanded)
+}
+
+fn resolve_store_dir(
+    sources: &Sources,
+    opts: &LoadOptions,
+    workspace_root: &Path,
+    pnpm_home: &Path,
+) -> PathBuf {
+    let candidates = [
+        (&sources.cli, StoreDirOrigin::Cli),
+        (&sources.env, StoreDirOrigin::Env),
+        (&sources.workspace, StoreDirOrigin::WorkspaceYaml),
+        (&sources.global, StoreDirOrigin::GlobalYaml),
+    ];
+    let explicit = candidates.iter().find_map(|(layer, origin)| {
+        layer
+            .get("storeDir")
+            .and_then(Value::as_str)
+            .filter(|dir| !dir.is_empty())
+            .map(|dir| (dir.to_owned(), *origin))
+    });
+    let root = match explicit {
+        Some((dir, origin)) => resolve_explicit_root(
+            &dir,
+            origin,
+            opts.home.as_deref(),
+            workspace_root,
+            &opts.cwd,
+        ),
+        None => default_root(pnpm_home),
+    };
+    with_version_suffix(root)
+}
+
+fn resolve_registries(layers: &Layers, npmrc_scoped: &[(String, String)]) -> Registries {
+    let mut registries = Registries::default();
+    // Lowest priority first, so higher sources overwrite.
+    for (scope, url) in npmrc_scoped.iter().rev() {
+        registries
+            .scoped
+            .insert(scope.clone(), normalize_registry(url));
+    }
+    let mut default = None;
+    for layer in layers.layers.iter().rev() {
+        if let Some(Value::Object(map)) = layer.get("registries") {
+            for (key, url) in map {
+                let Some(url) = url.as_str() else { continue };
+                if key == "default" {
+                    default = Some(url.to_owned());
+                } else if key.starts_with('@') {
+                    registries
+                        .scoped
+                        .insert(key.clone(), normalize_registry(url));
+                }
+            }
+        }
+        if let Some(url) = layer.get("registry").and_then(Value::as_str) {
+            default = Some(url.to_owned());
+        }
+    }
+    registries.default = normalize_registry(default.as_deref().unwrap_or(NPM_REGISTRY));
+    registries
+}
+
+fn registry_values(layer: &Layer) -> Vec<(String, &str)> {
+    let mut values = Vec::new();
+    if let Some(url) = layer.get("registry").and_then(Value::as_str) {
+        values.push(("registry".to_owned(), url));
+    }
+    if let Some(Value::Object(map)) = layer.get("registries") {
+        for (key, url) in map {
+            if let Some(url) = url.as_str() {
+                values.push((format!("registries.{key}"), url));
+            }
+        }
+    }
+    values
+}
+
+fn reject_registry_placeholders(layer: &Layer, source_name: &str) -> Result<(), ConfigError> {
+    match registry_values(layer)
+        .into_iter()
+        .find(|(_, url)| has_placeholder(url))
+    {
+        Some((key, _)) => Err(ConfigError::RegistryEnvNotExpanded {
+            key,
+            source_name: source_name.to_owned(),
+        }),
+        None => Ok(()),
+    }
+}
+
+fn expand_registry_placeholders(layer: &mut Layer, env: &HashMap<String, String>) {
+    if let Some(Value::String(url)) = layer.get_mut("registry") {
+        *url = env_replace(url, env);
+    }
+    if let Some(Value::Object(map)) = layer.get_mut("registries") {
+        for url in map.values_mut() {
+            if let Value::String(url) = url {
+                *url = env_replace(url, env);
+            }
+        }
+    }
+}
+
+/// `pnpm_config_//host/:_authToken=…` credentials, upper-case prefix first.
+fn env_credentials(env: &HashMap<String, String>) -> Vec<(String, String)> {
+    let mut upper = Vec::new();
+    let mut lower = Vec::new();
+    for (name, value) in env {
+        if let Some(key) = name
+            .strip_prefix("PNPM_CONFIG_")
+            .filter(|k| k.starts_with("//"))
+        {
+            upper.push((key.to_owned(), value.clone()));
+        } else if let Some(key) = name
+            .strip_prefix("pnpm_config_")
+            .filter(|k| k.starts_with("//"))
+        {
+            lower.push((key.to_owned(), value.clone()));
+        }
+    }
+    upper.sort();
+    lower.sort();
+    upper.extend(lower);
+    upper
+}
+
+fn env_any(env: &HashMap<String, String>, names: &[&str]) -> Option<String> {
+    names
+        .iter()
+        .find_map(|name| env.get(*name).filter(|v| !v.is_empty()).cloned())
+}
+
+/// ci-info's core check: `CI` (unless `false`) or a well-known CI variable.
+fn is_ci(env: &HashMap<String, String>) -> bool {
+    if env.get("CI").is_some_and(|v| v == "false" || v == "0") {
+        return false;
+    }
+    env_any(
+        env,
+        &[
+            "CI",
+            "CONTINUOUS_INTEGRATION",
+            "BUILD_NUMBER",
+            "RUN_ID",
+            "GITHUB_ACTIONS",
+        ],
+    )
+    .is_some()
+}
+
+fn parse_or_warn<T>(key: &str, text: &str, parse: impl Fn(&str) -> Option<T>) -> Option<T> {
+    let parsed = parse(text);
+    if parsed.is_none() {
+        tracing::warn!("Ignoring invalid {key}: {text:?}");
+    }
+    parsed
+}
+
+/// `sideEffectsCache` may be a bool or `{read, write}`.
+fn side_effects(layers: &Layers) -> (bool, bool) {
+    let readonly = layers.bool("sideEffectsCacheReadonly", false);
+    match layers.get("sideEffectsCache") {
+        Some(Value::Object(map)) => {
+            let read = map.get("read").and_then(Value::as_bool).unwrap_or(true);
+            let write = map.get("write").and_then(Value::as_bool).unwrap_or(true);
+            (read, readonly || !write)
+        }
+        Some(Value::Bool(enabled)) => (*enabled, readonly),
+        _ => (true, readonly),
+    }
+}
+
+/// `production: true` alone means "prod only", `dev: true` alone "dev only".
+fn included_groups(layers: &Layers) -> (bool, bool) {
+    match (layers.opt_bool("production"), layers.opt_bool("dev")) {
+        (Some(true), None) => (true, false),
+        (None, Some(true)) => (false, true),
+        (production, dev) => (production.unwrap_or(true), dev.unwrap_or(true)),
+    }
+}
+
+fn scalar_string(value: &Value) -> Option<String> {
+    match value {
+        Value::String(text) => Some(text.clone()),
+        Value::Number(number) => Some(number.to_string()),
+        Value::Bool(flag) => Some(flag.to_string()),
+        _ => None,
+    }
+}
+
+fn string_map(value: Option<&Value>) -> IndexMap<String, String> {
+    let Some(Value::Object(map)) = value else {
+        return IndexMap::new();
+    };
+    map.iter()
+        .filter_map(|(key, value)| scalar_string(value).map(|v| (key.clone(), v)))
+        .collect()
+}
+
+fn bool_map(value: Option<&Value>) -> IndexMap<String, bool> {
+    let Some(Value::Object(map)) = value else {
+        return IndexMap::new();
+    };
+    map.iter()
+        .filter_map(|(key, value)| value.as_bool().map(|v| (key.clone(), v)))
+        .collect()
+}
+
+fn catalogs(layers: &Layers) -> IndexMap<String, IndexMap<String, String>> {
+    let mut catalogs = IndexMap::new();
+    if let Some(default) = layers.get("catalog").filter(|v| v.is_object()) {
+        catalogs.insert("default".to_owned(), string_map(Some(default)));
+    }
+    if let Some(Value::Object(named)) = layers.get("catalogs") {
+        for (name, entries) in named {
+            if name == "default" && catalogs.contains_key("default") {
+                continue;
+            }
+            catalogs.insert(name.clone(), string_map(Some(entries)));
+        }
+    }
+    catalogs
+}
+
+fn supported_architectures(value: Option<&Value>) -> SupportedArchitectures {
+    let mut archs = SupportedArchitectures::default();
+    if let Some(Value::Object(map)) = value {
+        let list = |key: &str| map.get(key).and_then(string_list);
+        if let Some(os) = list("os") {
+            archs.os = os;
+        }
+        if let Some(cpu) = list("cpu") {
+            archs.cpu = cpu;
+        }
+        if let Some(libc) = list("libc") {
+            archs.libc = libc;
+        }
+    }
+    archs
+}
