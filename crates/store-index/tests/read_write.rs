@@ -16,7 +16,7 @@ use support::{fixtures, pnpm12_rows};
 fn row(i: usize) -> PackageFilesIndex {
     PackageFilesIndex {
         algo: "sha512".into(),
-        requires_build: Some(i % 3 == 0),
+        requires_build: Some(i.is_multiple_of(3)),
         manifest: Some(json!({"version": "1.0.0", "name": format!("pkg-{i}")})),
         files: vec![(
             "package.json".into(),
