@@ -61,7 +61,8 @@ impl<'a> Reader<'a> {
         let mut has_files = false;
         for i in 0..fields.len() {
             let key = self.field_key(&fields, i)?;
-            if self.skip_undefined()? {
+            // `undefined` and `null` both mean "absent" for the typed fields.
+            if self.skip_undefined()? || (is_typed_field(key) && self.skip_nil()?) {
                 continue;
             }
             match key {
@@ -225,6 +226,15 @@ impl<'a> Reader<'a> {
             return Ok(Some(keys));
         }
         Ok(None)
+    }
+
+    /// Consumes `c0` (nil) if it is next.
+    fn skip_nil(&mut self) -> Result<bool, DecodeError> {
+        let nil = self.peek()? == 0xc0;
+        if nil {
+            self.pos += 1;
+        }
+        Ok(nil)
     }
 
     /// Consumes `d4 00 00` (JS `undefined`) if it is next.
@@ -465,6 +475,15 @@ impl<'a> Reader<'a> {
     fn truncated(&self) -> DecodeError {
         DecodeError::Truncated { offset: self.pos }
     }
+}
+
+/// Top-level fields with a typed home in [`PackageFilesIndex`]; for these a
+/// `null` reads as absent (unknown fields keep their `null`).
+fn is_typed_field(key: &str) -> bool {
+    matches!(
+        key,
+        "requiresBuild" | "manifest" | "sideEffects" | "tarIntegrity"
+    )
 }
 
 /// JSON number for a decoded JS number: integral values stay integers.

@@ -271,3 +271,21 @@ fn keys() {
         "github.com/a/b/123\tnot-built"
     );
 }
+
+#[test]
+fn null_optional_fields_read_as_absent() {
+    let mut bytes = hex("d4 72 40 94 a4 61 6c 67 6f a5 66 69 6c 65 73");
+    bytes.extend(hex("ac 74 61 72 49 6e 74 65 67 72 69 74 79")); // "tarIntegrity"
+    bytes.extend(hex("ad 72 65 71 75 69 72 65 73 42 75 69 6c 64")); // "requiresBuild"
+    bytes.extend(hex("a6 73 68 61 35 31 32 80 c0 c0"));
+    let row = decode(&bytes).unwrap();
+    assert_eq!((row.tar_integrity, row.requires_build), (None, None));
+    assert!(row.files.is_empty());
+}
+
+#[test]
+fn writer_handles_are_send_and_sync() {
+    fn assert_send_sync<T: Send + Sync>() {}
+    assert_send_sync::<crate::IndexSender>();
+    assert_send_sync::<crate::IndexWriter>();
+}
