@@ -1,5 +1,7 @@
 //! Registry selection and tarball URLs (settings.md §2.2, lockfile.md §5).
 
+use std::fmt;
+
 use indexmap::IndexMap;
 
 /// The default registry.
@@ -8,8 +10,9 @@ pub const NPM_REGISTRY: &str = "https://registry.npmjs.org/";
 /// Built-in `@jsr` scope registry.
 pub const JSR_REGISTRY: &str = "https://npm.jsr.io/";
 
-/// The default registry and the per-scope ones.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// The default registry and the per-scope ones. `Debug` hides URL
+/// passwords.
+#[derive(Clone, PartialEq, Eq)]
 pub struct Registries {
     /// Registry for unscoped packages, always ends with `/`.
     pub default: String,
@@ -62,5 +65,30 @@ pub fn normalize_registry(url: &str) -> String {
         url.to_owned()
     } else {
         format!("{url}/")
+    }
+}
+
+impl fmt::Debug for Registries {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let scoped: IndexMap<&str, String> = self
+            .scoped
+            .iter()
+            .map(|(scope, url)| (scope.as_str(), redact_userinfo(url)))
+            .collect();
+        f.debug_struct("Registries")
+            .field("default", &redact_userinfo(&self.default))
+            .field("scoped", &scoped)
+            .finish()
+    }
+}
+
+/// `https://u:secret@host/` → `https://u:***@host/`.
+pub fn redact_userinfo(url: &str) -> String {
+    match url::Url::parse(url) {
+        Ok(mut parsed) if parsed.password().is_some() => {
+            let _ = parsed.set_password(Some("***"));
+            parsed.to_string()
+        }
+        _ => url.to_owned(),
     }
 }
