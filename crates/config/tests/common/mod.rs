@@ -1,4 +1,5 @@
 //! Shared helpers: a temp home + project tree and explicit env.
+#![allow(dead_code)] // each test binary uses a different subset
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
