@@ -302,7 +302,7 @@ fn resolve_store_dir(
             workspace_root,
             &opts.cwd,
         ),
-        None => default_root(pnpm_home),
+        None => default_root(pnpm_home, workspace_root),
     };
     with_version_suffix(root)
 }

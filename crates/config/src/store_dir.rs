@@ -56,11 +56,49 @@ pub fn with_version_suffix(root: PathBuf) -> PathBuf {
     }
 }
 
-/// The default store root: `<pnpm home>/store`.
-///
-/// pnpm also applies a same-filesystem rule (store.md §1.2) that moves the
-/// store next to the project when the pnpm home is on another filesystem;
-/// pacquet does not implement it.
-pub fn default_root(pnpm_home: &Path) -> PathBuf {
-    pnpm_home.join("store")
+/// The default store root: `<pnpm home>/store`, unless the project lives
+/// on another filesystem than the pnpm home (store.md §1.2).
+pub fn default_root(pnpm_home: &Path, project_root: &Path) -> PathBuf {
+    same_filesystem_root(project_root, pnpm_home, device_of)
+        .unwrap_or_else(|| pnpm_home.join("store"))
 }
+
+/// The same-filesystem rule, decided by device ids instead of pnpm's trial
+/// hard links: `None` keeps the home store; otherwise the store goes to
+/// `<mount point>/.pnpm-store`, or `<project>/node_modules/.pnpm-store`
+/// when the project itself is the mount point (pnpm 12).
+pub fn same_filesystem_root(
+    project_root: &Path,
+    pnpm_home: &Path,
+    device: impl Fn(&Path) -> Option<u64>,
+) -> Option<PathBuf> {
+    let project_device = device(project_root)?;
+    let home_device = pnpm_home.ancestors().find_map(&device)?;
+    if project_device == home_device {
+        return None;
+    }
+    let ancestors: Vec<&Path> = project_root.ancestors().collect();
+    let mount = ancestors
+        .into_iter()
+        .rev()
+        .find(|dir| device(dir) == Some(project_device))?;
+    if mount == project_root {
+        Some(project_root.join("node_modules").join(".pnpm-store"))
+    } else {
+        Some(mount.join(".pnpm-store"))
+    }
+}
+
+#[cfg(unix)]
+fn device_of(path: &Path) -> Option<u64> {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(path).ok().map(|meta| meta.dev())
+}
+
+#[cfg(not(unix))]
+fn device_of(_path: &Path) -> Option<u64> {
+    None
+}
+
+#[cfg(test)]
+mod tests;
