@@ -2,6 +2,12 @@
 //! `pnpm_config_*` env vars, `pnpm-workspace.yaml`, the global
 //! `config.yaml` and the `.npmrc` chain (registry/auth/TLS/proxy keys
 //! only), and resolves them into one [`Config`].
+//!
+//! Not implemented: `tokenHelper` credentials (the key is parsed but never
+//! yields a header), `include:` in `pnpm-workspace.yaml` (12.15+), named
+//! registry prefixes (`npmjs`/`gh`, 11.20+), per-registry
+//! `networkConcurrency`, and the `ERR_PNPM_UNRECOGNIZED_WORKSPACE_SETTINGS`
+//! error for pinned pnpm versions (unknown keys only warn).
 
 mod auth;
 mod config;

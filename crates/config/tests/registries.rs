@@ -222,3 +222,57 @@ fn debug_output_is_redacted() {
         assert!(!text.contains(secret), "{secret} leaked: {text}");
     }
 }
+
+#[test]
+fn global_config_yaml_expands_registry_placeholders() {
+    let mut f = Fixture::new();
+    f.env("HOST", "mirror");
+    f.write(
+        "home/.config/pnpm/config.yaml",
+        "registry: https://${HOST}.example\nregistries:\n  '@a': https://${HOST}.example/a\n",
+    );
+    let c = f.load();
+    assert_eq!(c.registries.default, "https://mirror.example/");
+    assert_eq!(c.registry_for("@a/x"), "https://mirror.example/a/");
+}
+
+#[test]
+fn npmrc_auth_file_setting_replaces_the_home_npmrc() {
+    let f = Fixture::new();
+    f.write("home/.npmrc", "//a.example/:_authToken=home\n");
+    f.write("home/creds.ini", "//a.example/:_authToken=custom\n");
+    f.write(
+        "home/.config/pnpm/config.yaml",
+        "npmrcAuthFile: ~/creds.ini\n",
+    );
+    let c = f.load();
+    assert_eq!(
+        c.authorization_for("https://a.example/x", None).as_deref(),
+        Some("Bearer custom")
+    );
+}
+
+#[test]
+fn workspace_npmrc_beats_user_files_and_scoped_tokens_apply() {
+    let f = Fixture::new();
+    f.write(
+        "home/.npmrc",
+        "//npm.corp.io/:_authToken=home\n//npm.corp.io/:@corp:_authToken=corp-home\n",
+    );
+    f.write(
+        "project/.npmrc",
+        "//npm.corp.io/:_authToken=project\n@corp:registry=https://npm.corp.io/\n",
+    );
+    let c = f.load();
+    let url = c.tarball_url("@corp/x", "1.0.0");
+    assert_eq!(url, "https://npm.corp.io/@corp/x/-/x-1.0.0.tgz");
+    assert_eq!(
+        c.authorization_for(&url, Some("@corp/x")).as_deref(),
+        Some("Bearer corp-home")
+    );
+    assert_eq!(
+        c.authorization_for("https://npm.corp.io/y/-/y-1.0.0.tgz", Some("y"))
+            .as_deref(),
+        Some("Bearer project")
+    );
+}
