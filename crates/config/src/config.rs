@@ -109,6 +109,8 @@ pub struct Config {
     pub enable_modules_dir: bool,
     pub extend_node_path: bool,
     pub enable_global_virtual_store: bool,
+    /// `globalVirtualStoreDir` (default `<storeDir>/links`).
+    pub global_virtual_store_dir: PathBuf,
     pub modules_cache_max_age: u64,
 
     // --- registries and network

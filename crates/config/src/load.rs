@@ -115,7 +115,6 @@ pub fn load(opts: &LoadOptions) -> Result<Config, ConfigError> {
             .get("packages")
             .and_then(string_list)
             .unwrap_or_default(),
-        store_dir,
         pnpm_home,
         config_dir,
         cache_dir,
@@ -142,6 +141,10 @@ pub fn load(opts: &LoadOptions) -> Result<Config, ConfigError> {
         enable_modules_dir: layers.bool("enableModulesDir", true),
         extend_node_path: layers.bool("extendNodePath", true),
         enable_global_virtual_store: layers.bool("enableGlobalVirtualStore", false),
+        global_virtual_store_dir: layers
+            .string("globalVirtualStoreDir")
+            .map(|dir| expand_home(&dir, home, &workspace_root))
+            .unwrap_or_else(|| store_dir.join("links")),
         modules_cache_max_age: layers.u64("modulesCacheMaxAge", 10080),
 
         registries,
@@ -215,6 +218,7 @@ pub fn load(opts: &LoadOptions) -> Result<Config, ConfigError> {
             .filter(|v| !v.is_null())
             .cloned(),
         pnpmfile: layers.string("pnpmfile"),
+        store_dir,
         workspace_root,
     })
 }

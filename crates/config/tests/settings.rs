@@ -46,6 +46,8 @@ fn defaults() {
     assert_eq!(c.cache_dir, f.home.join(".cache/pnpm"));
     assert_eq!(c.state_dir, f.home.join(".local/state/pnpm"));
     assert_eq!(c.config_dir, f.home.join(".config/pnpm"));
+    assert!(!c.enable_global_virtual_store);
+    assert_eq!(c.global_virtual_store_dir, c.store_dir.join("links"));
 }
 
 #[test]
