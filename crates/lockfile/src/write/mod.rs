@@ -296,39 +296,61 @@ fn write_importer(out: &mut String, imp: &Importer) {
     }
 }
 
+/// A value inside `resolution: {…}`, borrowed from the model.
+enum Flow<'a> {
+    Str(&'a str),
+    Bool(bool),
+    Json(&'a serde_json::Value),
+}
+
 fn write_resolution(out: &mut String, r: &Resolution) {
-    let s = |v: &str| serde_json::Value::String(v.to_owned());
-    let mut map: Vec<(&str, serde_json::Value)> = match r {
-        Resolution::Registry { integrity } => vec![("integrity", s(integrity))],
+    let mut map: Vec<(&str, Flow<'_>)> = match r {
+        // The common case needs no sorting or allocation.
+        Resolution::Registry { integrity } => {
+            out.push_str(" {integrity: ");
+            write_str(out, integrity, Ctx::Flow, 0);
+            out.push_str("}\n");
+            return;
+        }
         Resolution::Tarball {
             tarball,
             integrity,
             git_hosted,
             path,
         } => {
-            let mut m = vec![("tarball", s(tarball))];
+            let mut m = vec![("tarball", Flow::Str(tarball))];
             if let Some(i) = integrity {
-                m.push(("integrity", s(i)));
+                m.push(("integrity", Flow::Str(i)));
             }
             if let Some(g) = git_hosted {
-                m.push(("gitHosted", serde_json::Value::Bool(*g)));
+                m.push(("gitHosted", Flow::Bool(*g)));
             }
             if let Some(p) = path {
-                m.push(("path", s(p)));
+                m.push(("path", Flow::Str(p)));
             }
             m
         }
         Resolution::Git { repo, commit, path } => {
-            let mut m = vec![("commit", s(commit)), ("repo", s(repo)), ("type", s("git"))];
+            let mut m = vec![
+                ("commit", Flow::Str(commit)),
+                ("repo", Flow::Str(repo)),
+                ("type", Flow::Str("git")),
+            ];
             if let Some(p) = path {
-                m.push(("path", s(p)));
+                m.push(("path", Flow::Str(p)));
             }
             m
         }
         Resolution::Directory { directory } => {
-            vec![("directory", s(directory)), ("type", s("directory"))]
+            vec![
+                ("directory", Flow::Str(directory)),
+                ("type", Flow::Str("directory")),
+            ]
         }
-        Resolution::Other(map) => map.iter().map(|(k, v)| (k.as_str(), v.clone())).collect(),
+        Resolution::Other(map) => map
+            .iter()
+            .map(|(k, v)| (k.as_str(), Flow::Json(v)))
+            .collect(),
     };
     map.sort_by(|a, b| json::compare_keys(a.0, b.0));
     out.push_str(" {");
@@ -338,7 +360,11 @@ fn write_resolution(out: &mut String, r: &Resolution) {
         }
         write_str(out, k, Ctx::Flow, 0);
         out.push_str(": ");
-        write_flow_value(out, v);
+        match v {
+            Flow::Str(s) => write_str(out, s, Ctx::Flow, 0),
+            Flow::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+            Flow::Json(v) => write_flow_value(out, v),
+        }
     }
     out.push_str("}\n");
 }

@@ -56,6 +56,23 @@ fn is_white(c: char) -> bool {
     c == ' ' || c == '\t'
 }
 
+/// Printable ASCII that is plain-safe anywhere after the first character.
+static ORDINARY: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = 0x21;
+    while c < 0x7f {
+        t[c] = true;
+        c += 1;
+    }
+    let special = b":#,[]{}";
+    let mut i = 0;
+    while i < special.len() {
+        t[special[i] as usize] = false;
+        i += 1;
+    }
+    t
+};
+
 fn is_plain_first(c: char) -> bool {
     is_printable(c) && !is_white(c) && !"-?:,[]{}#&*!|=>'\"%@`".contains(c)
 }
@@ -68,6 +85,10 @@ fn is_plain(s: &str, flow: bool) -> bool {
     let last = s.chars().next_back().unwrap_or(first);
     if !is_plain_first(first) || is_white(last) || last == ':' {
         return false;
+    }
+    // Most scalars are plain ASCII without indicators: skip the per-char rules.
+    if s.bytes().all(|b| ORDINARY[b as usize]) {
+        return true;
     }
     let mut prev: Option<char> = None;
     for c in s.chars() {
