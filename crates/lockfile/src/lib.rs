@@ -13,8 +13,10 @@ mod error;
 mod fast;
 mod manifest;
 mod model;
+mod platform;
 mod read;
 mod snapshot_refs;
+mod tarball_url;
 mod write;
 
 pub use check_importers::{ImporterCheckOptions, check_importers};
@@ -23,5 +25,7 @@ pub use dep_path::{DepPath, DepRef};
 pub use error::LockfileError;
 pub use manifest::ProjectManifest;
 pub use model::*;
+pub use platform::platform_list_matches;
 pub use read::read_lockfile;
 pub use snapshot_refs::DependencyGroup;
+pub use tarball_url::registry_tarball_url;
