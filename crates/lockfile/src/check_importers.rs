@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use indexmap::IndexMap;
 
+use crate::git_spec::specs_equal;
 use crate::{Importer, Lockfile, LockfileError, ProjectManifest, ResolvedDependency};
 
 /// Configuration that changes what an importer must contain.
@@ -141,7 +142,12 @@ fn satisfies(
         specs.retain(|_, v| !is_link(v));
     }
     let existing: BTreeMap<&str, &str> = existing.into_iter().collect();
-    if existing != specs {
+    let same = existing.len() == specs.len()
+        && existing
+            .iter()
+            .zip(&specs)
+            .all(|((ka, va), (kb, vb))| ka == kb && specs_equal(va, vb));
+    if !same {
         return Err(specifier_diff(id, &specs, &existing));
     }
     if importer.publish_directory != pkg.publish_directory {
@@ -199,7 +205,7 @@ fn satisfies(
         };
         for (name, spec) in &wanted {
             let lock = locked_spec(name);
-            if lock != Some(*spec) {
+            if !lock.is_some_and(|l| specs_equal(l, spec)) {
                 return Err(field_mismatch(field, name, lock.unwrap_or(ABSENT), spec));
             }
         }
@@ -252,7 +258,7 @@ fn specifier_diff(
         .iter()
         .filter_map(|(k, v)| {
             let lock = locked.get(k)?;
-            (lock != v).then(|| format!("  - {k} (lockfile: {lock}, manifest: {v})"))
+            (!specs_equal(lock, v)).then(|| format!("  - {k} (lockfile: {lock}, manifest: {v})"))
         })
         .collect();
     let mut out = format!(

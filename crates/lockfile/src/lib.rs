@@ -11,6 +11,7 @@ mod check_settings;
 mod dep_path;
 mod error;
 mod fast;
+mod git_spec;
 mod manifest;
 mod model;
 mod platform;

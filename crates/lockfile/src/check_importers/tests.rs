@@ -300,3 +300,23 @@ fn unreadable_manifests_are_reported() {
     let err = ProjectManifest::from_json("{", Path::new("package.json")).expect_err("bad json");
     assert!(matches!(err, LockfileError::ParseManifest { .. }));
 }
+
+#[test]
+fn hosted_git_spellings_are_equivalent() {
+    let sha = "1d7e288222b53a0cab90a331f1865220ec29560c";
+    let url = format!("https://codeload.github.com/kevva/is-negative/tar.gz/{sha}");
+    let text = format!(
+        "lockfileVersion: '9.0'\n\nimporters:\n\n  .:\n    dependencies:\n      is-negative:\n        specifier: github:kevva/is-negative#{sha}\n        version: {url}\n\npackages:\n\n  is-negative@{url}:\n    resolution: {{tarball: {url}}}\n    version: 2.0.0\n\nsnapshots:\n\n  is-negative@{url}: {{}}\n"
+    );
+    let lf = Lockfile::parse(&text, Path::new("/p/pnpm-lock.yaml")).expect("parses");
+    let opts = ImporterCheckOptions::default();
+    for spec in [
+        format!("kevva/is-negative#{sha}"),
+        format!("git+https://github.com/kevva/is-negative.git#{sha}"),
+    ] {
+        let m = manifest(&format!(r#"{{"dependencies":{{"is-negative":"{spec}"}}}}"#));
+        assert!(check_importers(&lf, &[(".", &m)], &opts).is_ok(), "{spec}");
+    }
+    let short = manifest(r#"{"dependencies":{"is-negative":"github:kevva/is-negative#1d7e288"}}"#);
+    assert!(check_importers(&lf, &[(".", &short)], &opts).is_err());
+}
