@@ -1,1 +1,26 @@
-//! TODO(crate doc)
+//! The install engine's deciding and linking parts.
+//!
+//! * [`plan()`] turns a lockfile into an [`InstallPlan`]: every `.pnpm` slot
+//!   with its fetch source and store key, every symlink with its exact
+//!   relative target, hoisting in pnpm's `hoistedDependencies` order, skipped
+//!   optional packages and the ordered list of directories to create.
+//! * [`import_package`] materializes one package directory from CAS blobs
+//!   (hardlink, clone or copy), placing the completion marker last.
+//! * [`modules_yaml`] and [`workspace_state`] render pnpm 12's state files.
+//! * [`layout`] holds the naming rules (`depPathToFilename`, relative paths).
+
+mod error;
+mod import;
+pub mod layout;
+mod plan;
+mod platform;
+pub mod state;
+
+pub use error::PackageManagerError;
+pub use import::{
+    ImportMethod, ImportOutcome, ImportState, PackageFile, UsedMethod, completion_marker,
+    import_package,
+};
+pub use plan::*;
+pub use platform::{HostPlatform, PlatformTargets, SupportedArchitectures};
+pub use state::{modules_yaml, workspace_state};

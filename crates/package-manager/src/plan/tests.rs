@@ -1,0 +1,2 @@
+mod fixtures;
+mod unit;

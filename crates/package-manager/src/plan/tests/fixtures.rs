@@ -1,0 +1,181 @@
+//! The planner against lockfiles installed by pnpm 12.21 (recorded under
+//! `tests/fixtures/<name>`: `modules.json` is pnpm's `.modules.yaml`,
+//! `symlinks.txt` every symlink of pnpm's tree).
+
+use std::{collections::HashSet, path::Path};
+
+use pacquet_lockfile::Lockfile;
+use pretty_assertions::assert_eq;
+
+use crate::{HoistTarget, HostPlatform, InstallPlan, PlanOptions, SupportedArchitectures, plan};
+
+fn fixture(name: &str, file: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
+        .join(file);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn host() -> HostPlatform {
+    HostPlatform {
+        os: "linux".into(),
+        cpu: "x64".into(),
+        libc: Some("glibc".into()),
+    }
+}
+
+fn registry_url(name: &str, version: &str) -> String {
+    let file = name.rsplit('/').next().unwrap_or(name);
+    format!("https://registry.npmjs.org/{name}/-/{file}-{version}.tgz")
+}
+
+fn plan_fixture(name: &str, supported: SupportedArchitectures) -> InstallPlan {
+    let text = fixture(name, "pnpm-lock.yaml");
+    let lockfile = Lockfile::parse(&text, Path::new("pnpm-lock.yaml")).expect("lockfile parses");
+    let mut opts = PlanOptions::new(host(), &registry_url);
+    opts.supported_architectures = supported;
+    plan(&lockfile, &opts).expect("plan succeeds")
+}
+
+fn alotta_archs() -> SupportedArchitectures {
+    let list = |v: &[&str]| Some(v.iter().map(|s| s.to_string()).collect());
+    SupportedArchitectures {
+        os: list(&["darwin", "linux", "win32"]),
+        cpu: list(&["x64", "arm64"]),
+        libc: list(&["glibc", "musl"]),
+    }
+}
+
+fn symlink_listing(plan: &InstallPlan) -> Vec<String> {
+    let mut lines: Vec<String> = plan
+        .symlinks
+        .iter()
+        .map(|l| format!("{} -> {}", l.path, l.target))
+        .collect();
+    lines.sort();
+    lines
+}
+
+fn recorded_symlinks(name: &str) -> Vec<String> {
+    let mut lines: Vec<String> = fixture(name, "symlinks.txt")
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    lines.sort();
+    lines
+}
+
+fn hoisted_listing(plan: &InstallPlan) -> Vec<(String, String, String)> {
+    plan.hoisted
+        .iter()
+        .map(|h| {
+            let key = match &h.target {
+                HoistTarget::Slot(i) => plan.slots[*i].dep_path.to_string(),
+                HoistTarget::Importer(id) => id.clone(),
+            };
+            (key, h.alias.clone(), h.kind.as_str().to_owned())
+        })
+        .collect()
+}
+
+fn recorded_hoisted(name: &str) -> Vec<(String, String, String)> {
+    let doc: serde_json::Value = serde_json::from_str(&fixture(name, "modules.json")).unwrap();
+    let mut out = Vec::new();
+    for (key, aliases) in doc["hoistedDependencies"].as_object().unwrap() {
+        for (alias, kind) in aliases.as_object().unwrap() {
+            out.push((
+                key.clone(),
+                alias.clone(),
+                kind.as_str().unwrap().to_owned(),
+            ));
+        }
+    }
+    out
+}
+
+fn recorded_skipped(name: &str) -> Vec<String> {
+    let doc: serde_json::Value = serde_json::from_str(&fixture(name, "modules.json")).unwrap();
+    doc["skipped"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_owned())
+        .collect()
+}
+
+fn assert_no_duplicates(plan: &InstallPlan) {
+    let dirs: HashSet<&str> = plan.dirs.iter().map(String::as_str).collect();
+    assert_eq!(dirs.len(), plan.dirs.len(), "duplicate dirs");
+    let links: HashSet<&str> = plan.symlinks.iter().map(|l| l.path.as_str()).collect();
+    assert_eq!(links.len(), plan.symlinks.len(), "duplicate links");
+    let slot_dirs: HashSet<&str> = plan.slots.iter().map(|s| s.dir_name.as_str()).collect();
+    assert_eq!(slot_dirs.len(), plan.slots.len(), "duplicate slot dirs");
+}
+
+fn assert_parents_first(plan: &InstallPlan) {
+    let mut created: HashSet<&str> = HashSet::new();
+    for dir in &plan.dirs {
+        if let Some((parent, _)) = dir.rsplit_once('/') {
+            assert!(created.contains(parent), "{dir} before its parent");
+        }
+        created.insert(dir);
+    }
+    for link in &plan.symlinks {
+        let (parent, _) = link.path.rsplit_once('/').unwrap();
+        assert!(created.contains(parent), "no dir for {}", link.path);
+    }
+    for slot in &plan.slots {
+        let (parent, _) = slot.package_dir.rsplit_once('/').unwrap();
+        assert!(created.contains(parent), "no dir for {}", slot.package_dir);
+    }
+}
+
+#[test]
+fn small_matches_pnpm() {
+    let plan = plan_fixture("small", SupportedArchitectures::default());
+    assert_eq!(symlink_listing(&plan), recorded_symlinks("small"));
+    assert_eq!(hoisted_listing(&plan), recorded_hoisted("small"));
+    assert_eq!(plan.skipped, recorded_skipped("small"));
+    assert_no_duplicates(&plan);
+    assert_parents_first(&plan);
+    assert_eq!(plan.slots.len(), 115);
+}
+
+#[test]
+fn alotta_matches_pnpm() {
+    let plan = plan_fixture("alotta", alotta_archs());
+    assert_eq!(symlink_listing(&plan), recorded_symlinks("alotta"));
+    assert_eq!(hoisted_listing(&plan), recorded_hoisted("alotta"));
+    assert_eq!(plan.skipped, recorded_skipped("alotta"));
+    assert_no_duplicates(&plan);
+    assert_parents_first(&plan);
+}
+
+#[test]
+fn registry_slots_have_urls_and_store_keys() {
+    let plan = plan_fixture("small", SupportedArchitectures::default());
+    let chalk = plan
+        .slots
+        .iter()
+        .find(|s| s.dep_path.as_str() == "chalk@6.0.1")
+        .unwrap();
+    assert_eq!(
+        chalk.package_dir,
+        "node_modules/.pnpm/chalk@6.0.1/node_modules/chalk"
+    );
+    let crate::FetchSource::Registry { url, integrity } = &chalk.fetch else {
+        panic!("registry source expected: {:?}", chalk.fetch);
+    };
+    assert_eq!(url, "https://registry.npmjs.org/chalk/-/chalk-6.0.1.tgz");
+    assert_eq!(
+        chalk.store_key.as_deref(),
+        Some(format!("{integrity}\tchalk@6.0.1").as_str())
+    );
+    let ts = plan
+        .slots
+        .iter()
+        .find(|s| s.dep_path.as_str() == "@typescript/typescript-linux-x64@7.0.2")
+        .unwrap();
+    assert!(ts.optional);
+}

@@ -1,0 +1,59 @@
+use super::*;
+
+fn host() -> HostPlatform {
+    HostPlatform {
+        os: "linux".into(),
+        cpu: "x64".into(),
+        libc: Some("glibc".into()),
+    }
+}
+
+fn v(items: &[&str]) -> Vec<String> {
+    items.iter().map(|s| s.to_string()).collect()
+}
+
+#[test]
+fn host_only_by_default() {
+    let t = PlatformTargets::new(&host(), &SupportedArchitectures::default());
+    assert!(t.is_installable(None, None, None));
+    assert!(t.is_installable(Some(&v(&["linux"])), Some(&v(&["x64"])), None));
+    assert!(!t.is_installable(Some(&v(&["darwin"])), None, None));
+    assert!(!t.is_installable(None, Some(&v(&["arm64"])), None));
+    assert!(!t.is_installable(None, None, Some(&v(&["musl"]))));
+    assert!(t.is_installable(None, None, Some(&v(&["glibc"]))));
+}
+
+#[test]
+fn negations() {
+    let t = PlatformTargets::new(&host(), &SupportedArchitectures::default());
+    assert!(t.is_installable(Some(&v(&["!win32"])), None, None));
+    assert!(!t.is_installable(Some(&v(&["!linux"])), None, None));
+    assert!(!t.is_installable(Some(&v(&["!linux", "darwin"])), None, None));
+    assert!(t.is_installable(Some(&v(&["any"])), None, None));
+}
+
+#[test]
+fn supported_architectures_widen_the_targets() {
+    let supported = SupportedArchitectures {
+        os: Some(v(&["darwin", "current"])),
+        cpu: Some(v(&["x64", "arm64"])),
+        libc: Some(v(&["glibc", "musl"])),
+    };
+    let t = PlatformTargets::new(&host(), &supported);
+    assert!(t.is_installable(Some(&v(&["darwin"])), Some(&v(&["arm64"])), None));
+    assert!(t.is_installable(Some(&v(&["linux"])), None, Some(&v(&["musl"]))));
+    assert!(!t.is_installable(Some(&v(&["win32"])), None, None));
+    assert!(!t.is_installable(None, Some(&v(&["ppc64"])), None));
+    assert!(!t.is_installable(Some(&v(&["!darwin"])), None, None));
+}
+
+#[test]
+fn no_libc_off_linux_accepts_any_libc() {
+    let mac = HostPlatform {
+        os: "darwin".into(),
+        cpu: "arm64".into(),
+        libc: None,
+    };
+    let t = PlatformTargets::new(&mac, &SupportedArchitectures::default());
+    assert!(t.is_installable(None, None, Some(&v(&["musl"]))));
+}

@@ -1,0 +1,13 @@
+//! pnpm 12's state files: `node_modules/.modules.yaml` and
+//! `node_modules/.pnpm-workspace-state-v1.json`.
+
+pub mod modules_yaml;
+mod time;
+pub mod workspace_state;
+
+pub use modules_yaml::{ModulesYaml, modules_yaml};
+pub use time::http_date;
+pub use workspace_state::{ProjectEntry, WorkspaceState, WorkspaceStateSettings, workspace_state};
+
+#[cfg(test)]
+mod tests;
