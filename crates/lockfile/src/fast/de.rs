@@ -93,6 +93,10 @@ impl<'de> de::Deserializer<'de> for NodeDe<'_, '_> {
     }
 
     fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Unsupported> {
+        // A plain null is not a string to the general parser; let it decide.
+        if matches!(self.0, Node::Plain(s) if is_null(s)) {
+            return Err(Unsupported);
+        }
         match self.text() {
             Some(s) => visitor.visit_str(s),
             None => Err(Unsupported),

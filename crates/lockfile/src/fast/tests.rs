@@ -78,6 +78,10 @@ fn unusual_yaml_is_declined_but_still_read() {
         "lockfileVersion: '9.0'\ntime:\n  a@1.0.0: 2024-01-01T00:00:00.000Z\n",
         "lockfileVersion: '9.0'\nfoo: a\n  b\n",
         "lockfileVersion: '9.0'\nimporters:\n  .: {}\n  .: {}\n",
+        "lockfileVersion: '9.0'\nimporters:\n  .:\n    dependencies:\n      a:\n        specifier: ~\n        version: null\n",
+        "lockfileVersion: '9.0'\nimporters:\n  .:\n    dependencies:\n      a:\n        specifier: 1\n        version: true\n",
+        "lockfileVersion: '9.0'\nimporters:\n  .:\n    dependencies:\n",
+        "lockfileVersion: '9.0'\npackages:\n  a@1.0.0:\n    resolution: {integrity: x}\n    hasBin: 'true'\n",
     ];
     for text in cases {
         // Declined, or else the same answer as the general parser.
