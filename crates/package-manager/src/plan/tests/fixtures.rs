@@ -66,7 +66,18 @@ fn recorded_symlinks(name: &str) -> Vec<String> {
     lines
 }
 
+/// Records grouped by key at the key's first position, as a JSON object
+/// keeps them.
 fn hoisted_listing(plan: &InstallPlan) -> Vec<(String, String, String)> {
+    let mut groups: indexmap::IndexMap<String, Vec<(String, String, String)>> =
+        indexmap::IndexMap::new();
+    for record in flat_hoisted(plan) {
+        groups.entry(record.0.clone()).or_default().push(record);
+    }
+    groups.into_values().flatten().collect()
+}
+
+fn flat_hoisted(plan: &InstallPlan) -> Vec<(String, String, String)> {
     plan.hoisted
         .iter()
         .map(|h| {
@@ -178,4 +189,36 @@ fn registry_slots_have_urls_and_store_keys() {
         .find(|s| s.dep_path.as_str() == "@typescript/typescript-linux-x64@7.0.2")
         .unwrap();
     assert!(ts.optional);
+}
+
+/// `.modules.yaml` rendered from the plan equals pnpm's file byte for byte
+/// (given pnpm's store dir, date and allowBuilds).
+fn assert_modules_yaml(name: &str, plan: &InstallPlan, supported: SupportedArchitectures) {
+    let recorded = fixture(name, "modules.json");
+    let doc: serde_json::Value = serde_json::from_str(&recorded).unwrap();
+    let allow_builds = doc["allowBuilds"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(k, v)| (k.clone(), v.as_bool().unwrap()))
+        .collect();
+    let state = crate::state::ModulesYaml {
+        store_dir: doc["storeDir"].as_str().unwrap().to_owned(),
+        pruned_at: doc["prunedAt"].as_str().unwrap().to_owned(),
+        package_manager: "pnpm@12.21.0".to_owned(),
+        allow_builds,
+        ignored_builds: Vec::new(),
+        injected_deps: indexmap::IndexMap::new(),
+    };
+    let mut opts = PlanOptions::new(host(), &registry_url);
+    opts.supported_architectures = supported;
+    assert_eq!(crate::modules_yaml(plan, &opts, &state), recorded);
+}
+
+#[test]
+fn modules_yaml_matches_pnpm() {
+    let small = plan_fixture("small", SupportedArchitectures::default());
+    assert_modules_yaml("small", &small, SupportedArchitectures::default());
+    let alotta = plan_fixture("alotta", alotta_archs());
+    assert_modules_yaml("alotta", &alotta, alotta_archs());
 }
