@@ -124,3 +124,47 @@ fn errors_come_from_the_general_parser() {
         assert!(super::parse(text).is_none(), "{text:?}");
     }
 }
+
+/// Deterministic mutations of real lockfiles (dropped, duplicated, shifted
+/// and truncated lines): the fast path must decline or agree.
+#[test]
+fn mutated_lockfiles_are_declined_or_agree() {
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = move |n: usize| {
+        seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        ((seed >> 33) as usize) % n.max(1)
+    };
+    let small: Vec<_> = fixtures()
+        .into_iter()
+        .filter(|p| !p.to_string_lossy().contains("alotta"))
+        .collect();
+    let mut handled = 0;
+    for round in 0..600 {
+        let path = &small[round % small.len()];
+        let text = std::fs::read_to_string(path).expect("fixture");
+        let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+        let i = next(lines.len());
+        match next(5) {
+            0 => {
+                lines.remove(i);
+            }
+            1 => lines.insert(i, lines[i].clone()),
+            2 => lines[i].insert(0, ' '),
+            3 => {
+                let cut = next(lines[i].len() + 1);
+                lines[i].truncate(cut);
+            }
+            _ => lines[i] = lines[i].trim_start().to_owned(),
+        }
+        let mutated = lines.join("\n") + "\n";
+        if let Some(fast) = super::parse(&mutated) {
+            handled += 1;
+            let full = parse_with_saphyr(&mutated, path);
+            assert_eq!(Some(&fast), full.as_ref().ok(), "{mutated}");
+        }
+    }
+    // Many mutations keep the file valid; those must go through the fast path.
+    assert!(handled > 100, "{handled}");
+}
