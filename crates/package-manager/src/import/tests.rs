@@ -1,1 +1,233 @@
+use std::{
+    os::unix::fs::{MetadataExt, PermissionsExt},
+    path::{Path, PathBuf},
+};
 
+use super::*;
+
+/// A fake CAS: blobs under `<tmp>/store`, one per (content, exec).
+struct Cas {
+    dir: PathBuf,
+}
+
+impl Cas {
+    fn new(root: &Path) -> Self {
+        let dir = root.join("store");
+        std::fs::create_dir(&dir).unwrap();
+        Cas { dir }
+    }
+
+    fn blob(&self, name: &str, content: &str, executable: bool) -> PathBuf {
+        let path = self.dir.join(name);
+        std::fs::write(&path, content).unwrap();
+        let mode = if executable { 0o755 } else { 0o644 };
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode)).unwrap();
+        path
+    }
+}
+
+fn files(cas: &Cas) -> Vec<(String, PathBuf, bool)> {
+    vec![
+        ("package.json".into(), cas.blob("a", "{}", false), false),
+        ("lib/index.js".into(), cas.blob("b", "index", false), false),
+        ("lib/deep/x/y.js".into(), cas.blob("c", "y", false), false),
+        ("bin/cli".into(), cas.blob("d", "#!/bin/sh", true), true),
+    ]
+}
+
+fn as_package_files(files: &[(String, PathBuf, bool)]) -> Vec<PackageFile<'_>> {
+    files
+        .iter()
+        .map(|(rel, src, exec)| PackageFile {
+            rel_path: rel,
+            src: src.clone(),
+            executable: *exec,
+        })
+        .collect()
+}
+
+fn mode(path: &Path) -> u32 {
+    std::fs::metadata(path).unwrap().permissions().mode() & 0o777
+}
+
+#[test]
+fn hardlinks_share_the_inode() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cas = Cas::new(tmp.path());
+    let list = files(&cas);
+    let dest = tmp.path().join("pkg");
+    let state = ImportState::new();
+    let outcome = import_package(
+        &dest,
+        &as_package_files(&list),
+        ImportMethod::Hardlink,
+        &state,
+    );
+    assert_eq!(outcome.unwrap(), ImportOutcome::Imported);
+    for (rel, src, _) in &list {
+        let a = std::fs::metadata(dest.join(rel)).unwrap();
+        let b = std::fs::metadata(src).unwrap();
+        assert_eq!(a.ino(), b.ino(), "{rel}");
+    }
+    assert_eq!(state.methods_used(), vec![UsedMethod::Hardlink]);
+}
+
+#[test]
+fn auto_hardlinks_first() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cas = Cas::new(tmp.path());
+    let list = files(&cas);
+    let dest = tmp.path().join("pkg");
+    let state = ImportState::new();
+    import_package(&dest, &as_package_files(&list), ImportMethod::Auto, &state).unwrap();
+    let a = std::fs::metadata(dest.join("lib/index.js")).unwrap();
+    assert_eq!(a.ino(), std::fs::metadata(&list[1].1).unwrap().ino());
+}
+
+#[test]
+fn copy_makes_independent_files_with_exec_bits() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cas = Cas::new(tmp.path());
+    let list = files(&cas);
+    let dest = tmp.path().join("pkg");
+    let state = ImportState::new();
+    import_package(&dest, &as_package_files(&list), ImportMethod::Copy, &state).unwrap();
+    for (rel, src, exec) in &list {
+        let a = std::fs::metadata(dest.join(rel)).unwrap();
+        assert_ne!(a.ino(), std::fs::metadata(src).unwrap().ino());
+        assert_eq!(
+            std::fs::read(dest.join(rel)).unwrap(),
+            std::fs::read(src).unwrap()
+        );
+        let expected = if *exec { 0o755 } else { 0o644 };
+        assert_eq!(mode(&dest.join(rel)), expected & !umask(), "{rel}");
+    }
+    assert_eq!(state.methods_used(), vec![UsedMethod::Copy]);
+}
+
+/// Exec bits come from the file list, not from the blob's mode.
+#[test]
+fn copy_sets_exec_bit_from_the_file_list() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cas = Cas::new(tmp.path());
+    let blob = cas.blob("plain", "x", false);
+    let list = vec![("run.sh".to_owned(), blob, true)];
+    let dest = tmp.path().join("pkg");
+    let state = ImportState::new();
+    import_package(&dest, &as_package_files(&list), ImportMethod::Copy, &state).unwrap();
+    assert_eq!(mode(&dest.join("run.sh")), 0o755 & !umask());
+}
+
+/// The process umask, read without changing it.
+fn umask() -> u32 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap();
+    let line = status.lines().find(|l| l.starts_with("Umask:")).unwrap();
+    u32::from_str_radix(line["Umask:".len()..].trim(), 8).unwrap()
+}
+
+#[test]
+fn complete_package_is_skipped() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cas = Cas::new(tmp.path());
+    let list = files(&cas);
+    let dest = tmp.path().join("pkg");
+    let state = ImportState::new();
+    let pf = as_package_files(&list);
+    import_package(&dest, &pf, ImportMethod::Copy, &state).unwrap();
+    std::fs::remove_file(dest.join("lib/index.js")).unwrap();
+    let outcome = import_package(&dest, &pf, ImportMethod::Copy, &state).unwrap();
+    assert_eq!(outcome, ImportOutcome::AlreadyComplete);
+    assert!(!dest.join("lib/index.js").exists());
+}
+
+/// A directory without its marker (an interrupted import) is imported over.
+#[test]
+fn interrupted_import_is_redone() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cas = Cas::new(tmp.path());
+    let list = files(&cas);
+    let dest = tmp.path().join("pkg");
+    std::fs::create_dir_all(dest.join("lib")).unwrap();
+    std::fs::write(dest.join("lib/index.js"), "stale partial").unwrap();
+    let state = ImportState::new();
+    let pf = as_package_files(&list);
+    let outcome = import_package(&dest, &pf, ImportMethod::Hardlink, &state).unwrap();
+    assert_eq!(outcome, ImportOutcome::Imported);
+    assert_eq!(
+        std::fs::read_to_string(dest.join("lib/index.js")).unwrap(),
+        "index"
+    );
+    assert!(dest.join("package.json").exists());
+    let leftovers: Vec<_> = std::fs::read_dir(&dest)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains("pacquet-tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+#[test]
+fn marker_is_package_json_else_first_path() {
+    let pf = |p: &'static str| PackageFile {
+        rel_path: p,
+        src: PathBuf::new(),
+        executable: false,
+    };
+    assert_eq!(
+        completion_marker(&[pf("z.js"), pf("package.json"), pf("a.js")]),
+        Some("package.json")
+    );
+    assert_eq!(
+        completion_marker(&[pf("z.js"), pf("b/a.js")]),
+        Some("b/a.js")
+    );
+    assert_eq!(completion_marker(&[]), None);
+}
+
+/// The marker is placed last: when importing the marker fails, the package
+/// stays incomplete and is retried next time.
+#[test]
+fn failed_marker_leaves_package_incomplete() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cas = Cas::new(tmp.path());
+    let mut list = files(&cas);
+    list[0].1 = tmp.path().join("store/missing");
+    let dest = tmp.path().join("pkg");
+    let state = ImportState::new();
+    let err = import_package(
+        &dest,
+        &as_package_files(&list),
+        ImportMethod::Hardlink,
+        &state,
+    );
+    assert!(err.is_err());
+    assert!(dest.join("lib/deep/x/y.js").exists());
+    assert!(!dest.join("package.json").exists());
+}
+
+#[test]
+fn clone_or_copy_always_produces_the_files() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cas = Cas::new(tmp.path());
+    let list = files(&cas);
+    let dest = tmp.path().join("pkg");
+    let state = ImportState::new();
+    import_package(
+        &dest,
+        &as_package_files(&list),
+        ImportMethod::CloneOrCopy,
+        &state,
+    )
+    .unwrap();
+    for (rel, src, _) in &list {
+        assert_eq!(
+            std::fs::read(dest.join(rel)).unwrap(),
+            std::fs::read(src).unwrap()
+        );
+        assert_ne!(
+            std::fs::metadata(dest.join(rel)).unwrap().ino(),
+            std::fs::metadata(src).unwrap().ino()
+        );
+    }
+    assert_eq!(mode(&dest.join("bin/cli")), 0o755 & !umask());
+}
