@@ -1,7 +1,9 @@
 //! Prefetch of 1,400 keys from a synthetic index, and decode of a typical row.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use pacquet_store_index::{FileInfo, IndexWriter, PackageFilesIndex, decode, encode, prefetch};
+use pacquet_store_index::{
+    FileInfo, IndexWriter, PackageFilesIndex, decode, encode, prefetch, prefetch_raw,
+};
 use serde_json::json;
 use std::hint::black_box;
 
@@ -52,6 +54,10 @@ fn benches(c: &mut Criterion) {
             assert!(rows.iter().all(Option::is_some));
             rows
         })
+    });
+
+    c.bench_function("prefetch_raw_1400_keys", |b| {
+        b.iter(|| prefetch_raw(dir.path(), black_box(&key_refs)))
     });
 
     let blob = encode(&typical_row(7));

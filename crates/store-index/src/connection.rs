@@ -33,6 +33,9 @@ pub fn open_read_only(store_dir: &Path) -> rusqlite::Result<Option<Connection>> 
     let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
     let conn = Connection::open_with_flags(&path, flags)?;
     conn.busy_timeout(Duration::from_secs(5))?;
+    // Per-connection only (nothing is written): reading the blobs through
+    // mmap instead of pread into a 2 MB page cache makes a prefetch faster.
+    conn.pragma_update(None, "mmap_size", 536_870_912)?;
     Ok(Some(conn))
 }
 
