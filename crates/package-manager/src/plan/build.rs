@@ -150,24 +150,22 @@ pub fn plan(lockfile: &Lockfile, opts: &PlanOptions) -> Result<InstallPlan, Pack
     }
 
     // Hoisting.
-    let mut root_children: IndexMap<&str, Candidate> = IndexMap::new();
-    if opts.hoist_workspace_packages {
-        for sel in selections.iter().filter(|s| s.id != ".") {
-            if let Some(name) = &sel.name {
-                root_children.insert(name, Candidate::Importer(&sel.id));
-            }
-        }
-    }
-    let mut seen_direct = std::collections::HashSet::new();
+    let mut root_children: IndexMap<&str, usize> = IndexMap::new();
     for edges in &importer_edges {
         for (_, alias, edge) in edges {
-            if let Edge::Node(i) = edge
-                && seen_direct.insert(*alias)
-            {
-                root_children.insert(alias, Candidate::Node(*i));
+            if let Edge::Node(i) = edge {
+                root_children.entry(alias).or_insert(*i);
             }
         }
     }
+    let workspace_projects = if opts.hoist_workspace_packages {
+        let projects = selections.iter().filter(|s| s.id != ".");
+        projects
+            .filter_map(|s| Some((s.name.as_deref()?, s.id.as_str())))
+            .collect()
+    } else {
+        Vec::new()
+    };
     let root_aliases = selections
         .iter()
         .zip(&importer_edges)
@@ -180,6 +178,7 @@ pub fn plan(lockfile: &Lockfile, opts: &PlanOptions) -> Result<InstallPlan, Pack
         graph: &graph,
         entries: &entries,
         root_children: root_children.into_iter().collect(),
+        workspace_projects,
         root_aliases,
         dir_names: &dir_names,
         public: &public,

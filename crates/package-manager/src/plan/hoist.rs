@@ -21,9 +21,13 @@ pub(crate) struct HoistInput<'a, 'g> {
     pub graph: &'a Graph<'g>,
     /// Walk entries (depth ≥ 0), in walk order.
     pub entries: &'a [WalkEntry],
-    /// Children of the depth −1 pseudo-entry: workspace projects, then direct
-    /// deps of every importer (first wins per alias).
-    pub root_children: Vec<(&'a str, Candidate<'a>)>,
+    /// Children of the depth −1 pseudo-entry: direct deps of every importer
+    /// (first wins per alias).
+    pub root_children: Vec<(&'a str, usize)>,
+    /// `(name, importer id)` of workspace projects to hoist; they come after
+    /// the pseudo-entry and are not held back by the root's direct deps
+    /// (pnpm 12.21 hoists a project that the root also depends on).
+    pub workspace_projects: Vec<(&'a str, &'a str)>,
     /// Aliases of the root importer's direct deps.
     pub root_aliases: Vec<&'a str>,
     /// `.pnpm` directory name per node (sort key within a depth).
@@ -46,31 +50,44 @@ pub(crate) fn hoist<'a>(input: HoistInput<'a, '_>) -> Vec<(Candidate<'a>, &'a st
         .map(|a| a.to_lowercase())
         .collect();
     let mut out = Vec::new();
-    let mut consider = |alias: &'a str, target: Candidate<'a>, out: &mut Vec<_>| {
-        let kind = if input.public.matches(alias) {
-            HoistKind::Public
+    let kind_of = |alias: &str| {
+        if input.public.matches(alias) {
+            Some(HoistKind::Public)
         } else if input.private.matches(alias) {
-            HoistKind::Private
+            Some(HoistKind::Private)
         } else {
-            return;
-        };
-        if let Candidate::Node(i) = target
-            && input.graph.skipped[i]
-        {
-            return;
+            None
         }
-        if !taken.insert(alias.to_lowercase()) {
-            return;
-        }
-        out.push((target, alias, kind));
     };
-    for (alias, target) in input.root_children {
-        consider(alias, target, &mut out);
+    // Aliases recorded from the pseudo-entry (workspace projects yield to them).
+    let mut recorded: HashSet<String> = HashSet::new();
+    let consider = |alias: &'a str, child: usize, taken: &mut HashSet<String>| {
+        let kind = kind_of(alias)?;
+        if input.graph.skipped[child] || !taken.insert(alias.to_lowercase()) {
+            return None;
+        }
+        Some((Candidate::Node(child), alias, kind))
+    };
+    for (alias, child) in input.root_children {
+        if let Some(record) = consider(alias, child, &mut taken) {
+            recorded.insert(alias.to_lowercase());
+            out.push(record);
+        }
+    }
+    for (name, id) in input.workspace_projects {
+        let Some(kind) = kind_of(name) else { continue };
+        if recorded.contains(&name.to_lowercase()) {
+            continue;
+        }
+        taken.insert(name.to_lowercase());
+        out.push((Candidate::Importer(id), name, kind));
     }
     for entry in entries {
         for (alias, edge) in &input.graph.children[entry.node] {
-            if let Edge::Node(child) = edge {
-                consider(alias, Candidate::Node(*child), &mut out);
+            if let Edge::Node(child) = edge
+                && let Some(record) = consider(alias, *child, &mut taken)
+            {
+                out.push(record);
             }
         }
     }

@@ -125,7 +125,9 @@ fn assert_no_duplicates(plan: &InstallPlan) {
 }
 
 fn assert_parents_first(plan: &InstallPlan) {
-    let mut created: HashSet<&str> = HashSet::new();
+    // Project directories exist already and are not listed.
+    let mut created: HashSet<&str> = plan.importers.iter().map(|i| i.dir.as_str()).collect();
+    created.insert("packages");
     for dir in &plan.dirs {
         if let Some((parent, _)) = dir.rsplit_once('/') {
             assert!(created.contains(parent), "{dir} before its parent");
@@ -221,4 +223,67 @@ fn modules_yaml_matches_pnpm() {
     assert_modules_yaml("small", &small, SupportedArchitectures::default());
     let alotta = plan_fixture("alotta", alotta_archs());
     assert_modules_yaml("alotta", &alotta, alotta_archs());
+}
+
+fn plan_workspace() -> InstallPlan {
+    let text = fixture("workspace", "pnpm-lock.yaml");
+    let lockfile = Lockfile::parse(&text, Path::new("pnpm-lock.yaml")).expect("lockfile parses");
+    let mut opts = PlanOptions::new(host(), &registry_url);
+    opts.importers = vec![
+        crate::ImporterSelection::new(".", Some("ws-root")),
+        crate::ImporterSelection::new("packages/a", Some("a")),
+        crate::ImporterSelection::new("packages/b", Some("b")),
+    ];
+    plan(&lockfile, &opts).expect("plan succeeds")
+}
+
+/// Workspace projects, `link:` deps, npm aliases, peers, scoped packages and
+/// a skipped optional dependency, against pnpm 12.21's tree.
+#[test]
+fn workspace_matches_pnpm() {
+    let plan = plan_workspace();
+    assert_eq!(symlink_listing(&plan), recorded_symlinks("workspace"));
+    assert_eq!(hoisted_listing(&plan), recorded_hoisted("workspace"));
+    assert_eq!(plan.skipped, recorded_skipped("workspace"));
+    assert_eq!(plan.skipped, vec!["fsevents@2.3.3".to_owned()]);
+    assert_no_duplicates(&plan);
+    assert_parents_first(&plan);
+}
+
+#[test]
+fn workspace_direct_deps_per_importer() {
+    use crate::{DirectTarget, HoistKind};
+    use pacquet_lockfile::DependencyGroup;
+    let plan = plan_workspace();
+    let root = &plan.importers[0];
+    let aliases: Vec<(&str, DependencyGroup)> = root
+        .direct
+        .iter()
+        .map(|d| (d.alias.as_str(), d.group))
+        .collect();
+    // fsevents is skipped, so it is no direct dep.
+    assert_eq!(
+        aliases,
+        vec![
+            ("a", DependencyGroup::Prod),
+            ("is-number", DependencyGroup::Prod),
+            ("ms-alias", DependencyGroup::Prod),
+            ("react", DependencyGroup::Dev),
+            ("use-sync-external-store", DependencyGroup::Dev),
+        ]
+    );
+    assert_eq!(
+        root.direct[0].target,
+        DirectTarget::Link("packages/a".into())
+    );
+    let DirectTarget::Slot(ms) = root.direct[2].target else {
+        panic!()
+    };
+    assert_eq!(plan.slots[ms].dep_path.as_str(), "ms@2.1.3");
+    let b = &plan.importers[2];
+    assert_eq!(b.dir, "packages/b");
+    assert_eq!(b.direct[1].target, DirectTarget::Link("localdir".into()));
+    assert!(plan.hoisted.iter().all(|h| h.kind == HoistKind::Private));
+    assert!(plan.dirs.contains(&"packages/a/node_modules".to_owned()));
+    assert!(!plan.dirs.contains(&"packages/a".to_owned()));
 }
