@@ -289,3 +289,51 @@ fn writer_handles_are_send_and_sync() {
     assert_send_sync::<crate::IndexSender>();
     assert_send_sync::<crate::IndexWriter>();
 }
+
+#[test]
+fn rich_manifest_round_trips() {
+    let manifest = json!({
+        "version": "2.0.0",
+        "bin": "cli.js",
+        "bundledDependencies": ["a", "b"],
+        "bundleDependencies": true,
+        "cpu": ["x64", "!arm"],
+        "dependencies": {"a": "^1.0.0"},
+        "directories": {"bin": "./bin"},
+        "engines": {"node": ">=18", "npm": "*"},
+        "libc": ["glibc"],
+        "name": "@scope/rich",
+        "optionalDependencies": {},
+        "os": ["linux", "darwin"],
+        "peerDependencies": {"react": ">=18"},
+        "peerDependenciesMeta": {"react": {"optional": true}},
+        "scripts": {"postinstall": "node-gyp rebuild"},
+    });
+    let row = PackageFilesIndex {
+        algo: "sha512".into(),
+        requires_build: Some(true),
+        manifest: Some(manifest.clone()),
+        files: vec![(
+            "binding.gyp".into(),
+            file(&"0".repeat(128), 0o644, 70_000, Some(1.5)),
+        )],
+        ..Default::default()
+    };
+    let bytes = encode(&row);
+    // Ten shapes: top, manifest, {a}, {bin}, {node,npm}, {}, {react},
+    // {optional}, {postinstall}, file; peerDependenciesMeta reuses {react}.
+    let definitions = bytes.windows(2).filter(|w| *w == [0xd4, 0x72]).count();
+    assert_eq!(definitions, 10);
+    let decoded = decode(&bytes).unwrap();
+    assert_eq!(decoded, row);
+    let keys: Vec<&String> = decoded
+        .manifest
+        .as_ref()
+        .unwrap()
+        .as_object()
+        .unwrap()
+        .keys()
+        .collect();
+    let expected: Vec<&String> = manifest.as_object().unwrap().keys().collect();
+    assert_eq!(keys, expected);
+}
