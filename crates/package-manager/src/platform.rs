@@ -1,6 +1,10 @@
 //! Installability of a package on the target platforms (npm's `os`/`cpu`/
 //! `libc` semantics, checked against `supportedArchitectures`).
 
+mod infer;
+
+pub(crate) use infer::infer_platform;
+
 /// One host's platform, as Node reports it (`linux`, `x64`, `glibc`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HostPlatform {

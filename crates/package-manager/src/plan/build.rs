@@ -15,7 +15,7 @@ use super::{
 use crate::{
     PackageManagerError,
     layout::{dep_path_to_filename, join, normalize, relative},
-    platform::PlatformTargets,
+    platform::{PlatformTargets, infer_platform},
 };
 
 /// Decides everything an install does, without touching the filesystem.
@@ -250,15 +250,22 @@ fn mark_skipped(
     let mut warnings = Vec::new();
     for i in 0..graph.keys.len() {
         let info = package_info(lockfile, graph.keys[i].package_id())?;
-        let installable = targets.is_installable(
-            info.os.as_deref(),
-            info.cpu.as_deref(),
-            info.libc.as_deref(),
-        );
+        let optional = graph.snapshots[i].optional == Some(true);
+        let declared = info.os.is_some() || info.cpu.is_some() || info.libc.is_some();
+        let installable = if optional && !declared {
+            let [os, cpu, libc] = infer_platform(graph.keys[i].name()).map(|v| v.map(|v| vec![v]));
+            targets.is_installable(os.as_deref(), cpu.as_deref(), libc.as_deref())
+        } else {
+            targets.is_installable(
+                info.os.as_deref(),
+                info.cpu.as_deref(),
+                info.libc.as_deref(),
+            )
+        };
         if installable {
             continue;
         }
-        if graph.snapshots[i].optional == Some(true) {
+        if optional {
             graph.skipped[i] = true;
         } else {
             warnings.push(PlatformWarning {

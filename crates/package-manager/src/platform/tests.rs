@@ -57,3 +57,17 @@ fn no_libc_off_linux_accepts_any_libc() {
     let t = PlatformTargets::new(&mac, &SupportedArchitectures::default());
     assert!(t.is_installable(None, None, Some(&v(&["musl"]))));
 }
+
+#[test]
+fn platform_inferred_from_name_tokens() {
+    let [os, cpu, libc] = infer_platform("@typescript/typescript-darwin-arm64");
+    assert_eq!(os.as_deref(), Some("darwin"));
+    assert_eq!(cpu.as_deref(), Some("arm64"));
+    assert_eq!(libc, None);
+    let [os, cpu, libc] = infer_platform("@rollup/rollup-linux-x64-musl");
+    assert_eq!(
+        (os.as_deref(), cpu.as_deref(), libc.as_deref()),
+        (Some("linux"), Some("x64"), Some("musl"))
+    );
+    assert_eq!(infer_platform("left-pad"), [None, None, None]);
+}

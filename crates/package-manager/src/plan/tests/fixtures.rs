@@ -287,3 +287,19 @@ fn workspace_direct_deps_per_importer() {
     assert!(plan.dirs.contains(&"packages/a/node_modules".to_owned()));
     assert!(!plan.dirs.contains(&"packages/a".to_owned()));
 }
+
+/// pnpm 12.21 still skips an optional package whose lockfile entry lost its
+/// `os`/`cpu` fields: they are inferred from the name.
+#[test]
+fn optional_platform_inferred_without_fields() {
+    let text = fixture("small", "pnpm-lock.yaml");
+    let entry = "'@typescript/typescript-darwin-arm64@7.0.2':\n    resolution: {integrity: sha512-gowzar9MwS/aRWp6f3a4KUqzRjAZjOsmGNCM6LcTgXum+dBfgsBVMN+AgvOCCbguXyick6LJhpBszxMebJ8syA==}\n    engines: {node: '>=16.20.0'}\n";
+    let fields = "    cpu: [arm64]\n    os: [darwin]\n";
+    let with_fields = format!("{entry}{fields}");
+    assert!(text.contains(&with_fields));
+    let text = text.replace(&with_fields, entry);
+    let lockfile = Lockfile::parse(&text, Path::new("pnpm-lock.yaml")).unwrap();
+    let opts = PlanOptions::new(host(), &registry_url);
+    let plan = plan(&lockfile, &opts).unwrap();
+    assert_eq!(plan.skipped, recorded_skipped("small"));
+}
