@@ -114,8 +114,19 @@ impl Borrow<str> for DepPath {
 
 impl<'de> serde::Deserialize<'de> for DepPath {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let s = <std::borrow::Cow<'de, str>>::deserialize(d)?;
-        Ok(DepPath::parse(&s))
+        // A visitor rather than `Cow<str>`: borrowed or transient text is
+        // copied once, straight into the key.
+        struct KeyVisitor;
+        impl serde::de::Visitor<'_> for KeyVisitor {
+            type Value = DepPath;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a package key")
+            }
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<DepPath, E> {
+                Ok(DepPath::parse(s))
+            }
+        }
+        d.deserialize_str(KeyVisitor)
     }
 }
 
