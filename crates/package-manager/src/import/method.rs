@@ -107,7 +107,7 @@ impl ImportState {
         first: u8,
     ) -> std::io::Result<UsedMethod> {
         let level = self.level.load(Ordering::Relaxed).max(first);
-        if level <= HARDLINK {
+        if level == HARDLINK {
             match link_file(src, dst) {
                 Ok(()) => return Ok(UsedMethod::Hardlink),
                 Err(e) if is_link_limit(&e) => {
