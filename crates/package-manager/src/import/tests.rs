@@ -231,3 +231,56 @@ fn clone_or_copy_always_produces_the_files() {
     }
     assert_eq!(mode(&dest.join("bin/cli")), 0o755 & !umask());
 }
+
+/// A destination on another filesystem than the store (`/dev/shm` is tmpfs
+/// on Linux CI machines): `hardlink` copies, `auto` downgrades to copying
+/// (tmpfs cannot clone) for the rest of the install. Where no second
+/// filesystem is available the cross-device case cannot arise.
+#[test]
+fn cross_device_falls_back_to_copy() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cas = Cas::new(tmp.path());
+    let list = files(&cas);
+    let Ok(other) = tempfile::tempdir_in("/dev/shm") else {
+        return;
+    };
+    let store_dev = std::fs::metadata(tmp.path()).unwrap().dev();
+    if std::fs::metadata(other.path()).unwrap().dev() == store_dev {
+        return;
+    }
+    let pf = as_package_files(&list);
+
+    let state = ImportState::new();
+    import_package(&other.path().join("h"), &pf, ImportMethod::Hardlink, &state).unwrap();
+    assert_eq!(state.methods_used(), vec![UsedMethod::Copy]);
+
+    let state = ImportState::new();
+    import_package(&other.path().join("a"), &pf, ImportMethod::Auto, &state).unwrap();
+    import_package(&other.path().join("b"), &pf, ImportMethod::Auto, &state).unwrap();
+    assert_eq!(state.methods_used(), vec![UsedMethod::Copy]);
+    assert_eq!(mode(&other.path().join("b/bin/cli")), 0o755 & !umask());
+    assert_eq!(
+        std::fs::read_to_string(other.path().join("b/lib/index.js")).unwrap(),
+        "index"
+    );
+}
+
+#[test]
+fn clone_only_reports_unsupported_filesystems() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cas = Cas::new(tmp.path());
+    let list = files(&cas);
+    let state = ImportState::new();
+    let result = import_package(
+        &tmp.path().join("pkg"),
+        &as_package_files(&list),
+        ImportMethod::Clone,
+        &state,
+    );
+    // Reflink-capable filesystems (btrfs, xfs) clone; others fail cleanly
+    // instead of silently copying.
+    match result {
+        Ok(_) => assert_eq!(state.methods_used(), vec![UsedMethod::Clone]),
+        Err(e) => assert!(matches!(e, crate::PackageManagerError::Import { .. })),
+    }
+}
