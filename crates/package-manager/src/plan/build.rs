@@ -5,7 +5,7 @@ use pacquet_lockfile::{DepRef, DependencyGroup, Importer, Lockfile};
 
 use super::{
     DirectDep, DirectTarget, HoistTarget, Hoisted, ImporterPlan, ImporterSelection, InstallPlan,
-    PlanOptions, PlatformWarning, Slot, Symlink,
+    LinkOwner, PlanOptions, PlatformWarning, Slot, Symlink,
     dirs::{DirSet, parent},
     fetch::fetch_source,
     graph::{Edge, Graph, walk},
@@ -98,30 +98,46 @@ pub fn plan(lockfile: &Lockfile, opts: &PlanOptions) -> Result<InstallPlan, Pack
 
     // Slot siblings.
     let mut symlinks = Vec::new();
-    let mut link = |dirs: &mut DirSet, path: String, target_dir: &str| {
+    let mut link = |dirs: &mut DirSet, path: String, target_dir: &str, owner, target_slot| {
         dirs.add(parent(&path));
         let target = relative(parent(&path), target_dir);
-        symlinks.push(Symlink { path, target });
+        symlinks.push(Symlink {
+            path,
+            target,
+            owner,
+            target_slot,
+        });
     };
-    for (slot, &node) in slots.iter().zip(&slot_nodes) {
+    for (s, (slot, &node)) in slots.iter().zip(&slot_nodes).enumerate() {
         let slot_modules = join(
             &join(&opts.virtual_store_dir, &slot.dir_name),
             "node_modules",
         );
         dirs.add(parent(&slot.package_dir));
         for (alias, edge) in graph.walk_children(node, include_optional) {
-            let Edge::Node(child) = edge else { continue };
-            if *alias == slot.name() || graph.skipped[*child] {
+            if *alias == slot.name() {
                 continue;
             }
-            let target = &slots[slot_of[*child]].package_dir;
-            link(&mut dirs, join(&slot_modules, alias), target);
+            let path = join(&slot_modules, alias);
+            match edge {
+                Edge::Node(child) if graph.skipped[*child] => {}
+                Edge::Node(child) => {
+                    let c = slot_of[*child];
+                    let target = &slots[c].package_dir;
+                    link(&mut dirs, path, target, LinkOwner::Slot(s), Some(c));
+                }
+                // Snapshot `link:` refs are relative to the lockfile dir.
+                Edge::Link(dir) => {
+                    let target = normalize(dir);
+                    link(&mut dirs, path, &target, LinkOwner::Slot(s), None);
+                }
+            }
         }
     }
 
     // Importer direct deps.
     let mut importers = Vec::with_capacity(selections.len());
-    for (sel, edges) in selections.iter().zip(&importer_edges) {
+    for (imp, (sel, edges)) in selections.iter().zip(&importer_edges).enumerate() {
         let modules = join(&sel.dir, &opts.modules_dir);
         dirs.add(&modules);
         let mut direct = Vec::with_capacity(edges.len());
@@ -131,11 +147,18 @@ pub fn plan(lockfile: &Lockfile, opts: &PlanOptions) -> Result<InstallPlan, Pack
                 Edge::Node(i) => DirectTarget::Slot(slot_of[*i]),
                 Edge::Link(path) => DirectTarget::Link(normalize(&join(&sel.dir, path))),
             };
-            let target_dir = match &target {
-                DirectTarget::Slot(s) => slots[*s].package_dir.as_str(),
-                DirectTarget::Link(dir) => dir.as_str(),
+            let (target_dir, target_slot) = match &target {
+                DirectTarget::Slot(s) => (slots[*s].package_dir.as_str(), Some(*s)),
+                DirectTarget::Link(dir) => (dir.as_str(), None),
             };
-            link(&mut dirs, join(&modules, alias), target_dir);
+            let owner = LinkOwner::Importer(imp);
+            link(
+                &mut dirs,
+                join(&modules, alias),
+                target_dir,
+                owner,
+                target_slot,
+            );
             direct.push(DirectDep {
                 alias: (*alias).to_owned(),
                 group: *group,
@@ -190,6 +213,14 @@ pub fn plan(lockfile: &Lockfile, opts: &PlanOptions) -> Result<InstallPlan, Pack
             super::HoistKind::Public => &root_modules,
             super::HoistKind::Private => &hidden_hoist_dir,
         };
+        let owner = match kind {
+            super::HoistKind::Public => LinkOwner::PublicHoist,
+            super::HoistKind::Private => LinkOwner::PrivateHoist,
+        };
+        let target_slot = match candidate {
+            Candidate::Node(i) => Some(slot_of[i]),
+            Candidate::Importer(_) => None,
+        };
         let (target, target_dir) = match candidate {
             Candidate::Node(i) => (
                 HoistTarget::Slot(slot_of[i]),
@@ -203,7 +234,7 @@ pub fn plan(lockfile: &Lockfile, opts: &PlanOptions) -> Result<InstallPlan, Pack
                 (HoistTarget::Importer(id.to_owned()), &sel.dir)
             }
         };
-        link(&mut dirs, join(base, alias), target_dir);
+        link(&mut dirs, join(base, alias), target_dir, owner, target_slot);
         hoisted.push(Hoisted {
             target,
             alias: alias.to_owned(),

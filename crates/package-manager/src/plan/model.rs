@@ -58,6 +58,23 @@ impl Slot {
 pub struct Symlink {
     pub path: String,
     pub target: String,
+    /// Which `node_modules` the link lives in (for `.bin` linking).
+    pub owner: LinkOwner,
+    /// The slot the link points at (`None` for projects and `link:` dirs).
+    pub target_slot: Option<usize>,
+}
+
+/// The `node_modules` directory a [`Symlink`] belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LinkOwner {
+    /// A sibling dependency in the slot with this index.
+    Slot(usize),
+    /// A direct dependency of [`InstallPlan::importers`]`[i]`.
+    Importer(usize),
+    /// `<virtualStoreDir>/node_modules`.
+    PrivateHoist,
+    /// The root `<modulesDir>`.
+    PublicHoist,
 }
 
 /// Public (`<modulesDir>`) or private (`<virtualStoreDir>/node_modules`) hoisting.

@@ -321,3 +321,55 @@ fn unknown_importer_is_an_error() {
     let err = plan(&lockfile(), &opts).unwrap_err();
     assert!(matches!(err, PackageManagerError::MissingImporter { .. }));
 }
+
+#[test]
+fn symlinks_know_their_owner_and_target_slot() {
+    use crate::LinkOwner;
+    let plan = run(|_| {});
+    let app = plan
+        .slots
+        .iter()
+        .position(|s| s.dep_path.as_str() == "app@1.0.0")
+        .unwrap();
+    let dep = plan
+        .slots
+        .iter()
+        .position(|s| s.dep_path.as_str() == "dep@2.0.0")
+        .unwrap();
+    let sibling = plan
+        .symlinks
+        .iter()
+        .find(|l| l.path == "node_modules/.pnpm/app@1.0.0/node_modules/dep")
+        .unwrap();
+    assert_eq!(sibling.owner, LinkOwner::Slot(app));
+    assert_eq!(sibling.target_slot, Some(dep));
+    let direct = plan
+        .symlinks
+        .iter()
+        .find(|l| l.path == "node_modules/app")
+        .unwrap();
+    assert_eq!(direct.owner, LinkOwner::Importer(0));
+    assert_eq!(direct.target_slot, Some(app));
+    let hoisted = plan
+        .symlinks
+        .iter()
+        .find(|l| l.path == "node_modules/.pnpm/node_modules/dep")
+        .unwrap();
+    assert_eq!(hoisted.owner, LinkOwner::PrivateHoist);
+    assert_eq!(hoisted.target, "../dep@2.0.0/node_modules/dep");
+}
+
+/// `link:` refs inside snapshots are relative to the lockfile directory.
+#[test]
+fn snapshot_link_refs_are_linked() {
+    let text = LOCKFILE.replace(
+        "  dep@2.0.0: {}\n",
+        "  dep@2.0.0:\n    dependencies:\n      tool: link:tools/tool\n",
+    );
+    let lockfile: Lockfile = serde_saphyr::from_str(&text).unwrap();
+    let opts = PlanOptions::new(host(), &url);
+    let plan = plan(&lockfile, &opts).unwrap();
+    assert!(links(&plan).contains(
+        &"node_modules/.pnpm/dep@2.0.0/node_modules/tool -> ../../../../tools/tool".to_owned()
+    ));
+}
