@@ -22,6 +22,22 @@ pub enum ImportMethod {
     CloneOrCopy,
 }
 
+impl std::str::FromStr for ImportMethod {
+    type Err = String;
+
+    /// Parses the `packageImportMethod` setting value.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Ok(match s {
+            "auto" => ImportMethod::Auto,
+            "hardlink" => ImportMethod::Hardlink,
+            "copy" => ImportMethod::Copy,
+            "clone" => ImportMethod::Clone,
+            "clone-or-copy" => ImportMethod::CloneOrCopy,
+            other => return Err(format!("unknown packageImportMethod '{other}'")),
+        })
+    }
+}
+
 /// The method that actually placed a file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum UsedMethod {

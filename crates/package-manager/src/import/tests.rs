@@ -284,3 +284,17 @@ fn clone_only_reports_unsupported_filesystems() {
         Err(e) => assert!(matches!(e, crate::PackageManagerError::Import { .. })),
     }
 }
+
+#[test]
+fn import_method_parses_setting_values() {
+    assert_eq!("auto".parse::<ImportMethod>(), Ok(ImportMethod::Auto));
+    assert_eq!(
+        "clone-or-copy".parse::<ImportMethod>(),
+        Ok(ImportMethod::CloneOrCopy)
+    );
+    assert_eq!(
+        "hardlink".parse::<ImportMethod>(),
+        Ok(ImportMethod::Hardlink)
+    );
+    assert!("symlink".parse::<ImportMethod>().is_err());
+}

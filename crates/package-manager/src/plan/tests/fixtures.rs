@@ -120,6 +120,10 @@ fn assert_no_duplicates(plan: &InstallPlan) {
     assert_eq!(dirs.len(), plan.dirs.len(), "duplicate dirs");
     let links: HashSet<&str> = plan.symlinks.iter().map(|l| l.path.as_str()).collect();
     assert_eq!(links.len(), plan.symlinks.len(), "duplicate links");
+    assert!(
+        links.iter().all(|l| !dirs.contains(l)),
+        "a link path is also a dir"
+    );
     let slot_dirs: HashSet<&str> = plan.slots.iter().map(|s| s.dir_name.as_str()).collect();
     assert_eq!(slot_dirs.len(), plan.slots.len(), "duplicate slot dirs");
 }
