@@ -1,1 +1,33 @@
-//! TODO(crate doc)
+//! `node_modules/.bin` for pacquet, byte-compatible with pnpm 12.21.
+//!
+//! This crate owns everything between "these packages offer bins to this
+//! directory" and the shim files on disk (layout.md §5, §6):
+//!
+//! * [`bin_commands`]: the commands a package exposes (`bin` string or map,
+//!   else `directories.bin`), with invalid names skipped and targets kept
+//!   inside the package.
+//! * [`shim_script`]: the pnpm 12 `sh` shim text for one command, pure.
+//! * [`link_bins`]: writes one `.bin` directory: resolves conflicts between
+//!   packages offering the same command, writes shims (mode `0755`, left
+//!   alone when already current) and makes targets executable.
+//!
+//! Deciding which packages offer bins to which directory, and their
+//! `NODE_PATH` entries, is the caller's job (the install executor).
+
+mod commands;
+mod conflict;
+mod error;
+mod link;
+mod name;
+mod relative;
+mod runtime;
+mod shim;
+
+pub use commands::{BinCommand, bin_commands};
+pub use conflict::owns_command;
+pub use error::BinError;
+pub use link::{BinSource, LinkedBin, link_bins};
+pub use name::is_valid_bin_name;
+pub use relative::relative_path;
+pub use runtime::{Runtime, detect_runtime};
+pub use shim::{SHIM_TARGET_MARKER, shim_script};

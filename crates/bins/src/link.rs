@@ -1,0 +1,136 @@
+//! Writing one `.bin` directory.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Component, Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::commands::bin_commands;
+use crate::conflict::{Claim, compare};
+use crate::error::BinError;
+use crate::shim::shim_script;
+
+mod target;
+mod write;
+
+/// One package that offers bins to a `.bin` directory.
+#[derive(Debug, Clone)]
+pub struct BinSource<'a> {
+    pub package_name: &'a str,
+    /// Real directory (inside `.pnpm/<slot>/node_modules/<name>`, or a
+    /// workspace project), not a path through a symlink.
+    pub package_dir: &'a Path,
+    pub manifest: &'a Value,
+    /// A direct dependency of the directory's owner (beats hoisted ones in
+    /// conflicts).
+    pub direct: bool,
+    /// Absolute `NODE_PATH` directories, in order; may be empty.
+    pub node_path: Vec<PathBuf>,
+}
+
+/// A shim in place after [`link_bins`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LinkedBin {
+    /// Command name (file name in the `.bin` directory).
+    pub name: String,
+    /// Absolute target path inside the package.
+    pub target: PathBuf,
+    /// Package that won the command.
+    pub package_name: String,
+    /// `false` when an identical shim was already there.
+    pub written: bool,
+}
+
+/// Writes shims for all commands of `sources` into `bin_dir` and returns
+/// them sorted by name.
+///
+/// * `bin_dir` is created when there is at least one command.
+/// * A command offered by several packages goes to the winner of
+///   layout.md §5 (direct, then owner, then smaller name); within one
+///   package the first command of a name wins.
+/// * Each target is opened once: its head picks the runtime, and a mode
+///   lacking any exec bit gets `|= 0o111` (not for workspace projects, whose
+///   `package_dir` has no `node_modules` component: pnpm 12.21 leaves
+///   those alone).
+/// * A missing target still gets a shim (a later build may create it),
+///   except in the package's own `<package_dir>/node_modules/.bin`, where
+///   pnpm skips it. Any other read error (a directory, …) is an error.
+/// * A shim file already holding identical bytes is not rewritten (its mode
+///   is fixed to `0755` if needed); anything else at that path is replaced.
+pub fn link_bins(bin_dir: &Path, sources: &[BinSource<'_>]) -> Result<Vec<LinkedBin>, BinError> {
+    let winners = resolve(sources);
+    if winners.is_empty() {
+        return Ok(Vec::new());
+    }
+    std::fs::create_dir_all(bin_dir).map_err(|source| BinError::CreateDir {
+        path: bin_dir.to_path_buf(),
+        source,
+    })?;
+    let mut heads: HashMap<PathBuf, Option<Vec<u8>>> = HashMap::new();
+    let mut linked = Vec::with_capacity(winners.len());
+    for (name, (index, target)) in winners {
+        let src = &sources[index];
+        let head = match heads.get(&target) {
+            Some(head) => head.clone(),
+            None => {
+                let chmod = !is_workspace_project(src.package_dir);
+                let head = target::read_head(&target, chmod)?;
+                heads.insert(target.clone(), head.clone());
+                head
+            }
+        };
+        let own_bin_dir = bin_dir.parent() == Some(&src.package_dir.join("node_modules"))
+            && bin_dir.file_name() == Some(".bin".as_ref());
+        if head.is_none() && own_bin_dir {
+            continue;
+        }
+        let script = shim_script(
+            bin_dir,
+            &target,
+            head.as_deref().unwrap_or_default(),
+            &src.node_path,
+        );
+        let written = write::write_shim(&bin_dir.join(&name), script.as_bytes())?;
+        linked.push(LinkedBin {
+            name,
+            target,
+            package_name: src.package_name.to_owned(),
+            written,
+        });
+    }
+    Ok(linked)
+}
+
+/// Command name → (source index, target) of the winning package.
+fn resolve(sources: &[BinSource<'_>]) -> BTreeMap<String, (usize, PathBuf)> {
+    let mut winners: BTreeMap<String, (usize, PathBuf)> = BTreeMap::new();
+    let claim = |i: usize| Claim {
+        package_name: sources[i].package_name,
+        direct: sources[i].direct,
+    };
+    for (index, src) in sources.iter().enumerate() {
+        for cmd in bin_commands(src.manifest, src.package_dir) {
+            match winners.get_mut(&cmd.name) {
+                None => {
+                    winners.insert(cmd.name, (index, cmd.target));
+                }
+                Some(current) => {
+                    if current.0 != index
+                        && compare(&cmd.name, claim(index), claim(current.0)).is_gt()
+                    {
+                        *current = (index, cmd.target);
+                    }
+                }
+            }
+        }
+    }
+    winners
+}
+
+/// Workspace projects and `link:` directories live outside any
+/// `node_modules`; store packages always inside one.
+fn is_workspace_project(package_dir: &Path) -> bool {
+    !package_dir
+        .components()
+        .any(|c| c == Component::Normal("node_modules".as_ref()))
+}

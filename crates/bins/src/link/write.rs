@@ -1,0 +1,73 @@
+//! Writing one shim file, leaving an identical one alone.
+
+use std::fs::{File, OpenOptions};
+use std::io::{ErrorKind, Read, Write};
+use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+use std::path::Path;
+
+use crate::error::BinError;
+
+const SHIM_MODE: u32 = 0o755;
+
+/// Writes `bytes` to `path` with mode `0755`. Returns `false` when the file
+/// already held exactly `bytes` (then only a wrong mode is fixed).
+pub(super) fn write_shim(path: &Path, bytes: &[u8]) -> Result<bool, BinError> {
+    let err = |source| BinError::Write {
+        path: path.to_path_buf(),
+        source,
+    };
+    match create(path, bytes) {
+        Ok(()) => return Ok(true),
+        Err(e) if e.kind() == ErrorKind::AlreadyExists => {}
+        Err(e) => return Err(err(e)),
+    }
+    if is_current(path, bytes).map_err(err)? {
+        return Ok(false);
+    }
+    std::fs::remove_file(path).map_err(err)?;
+    create(path, bytes).map_err(err)?;
+    Ok(true)
+}
+
+fn create(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let mut file = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(SHIM_MODE)
+        .open(path)?;
+    file.write_all(bytes)?;
+    // The umask may have cleared bits of SHIM_MODE.
+    file.set_permissions(std::fs::Permissions::from_mode(SHIM_MODE))
+}
+
+/// Whether the regular file at `path` (not followed if a symlink) holds
+/// `bytes`; fixes its mode when it does.
+fn is_current(path: &Path, bytes: &[u8]) -> std::io::Result<bool> {
+    let mut file = match OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(path)
+    {
+        Ok(file) => file,
+        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => return Ok(false),
+        Err(e) => return Err(e),
+    };
+    let meta = file.metadata()?;
+    if !meta.is_file() || meta.len() != bytes.len() as u64 {
+        return Ok(false);
+    }
+    let mut existing = Vec::with_capacity(bytes.len());
+    file.read_to_end(&mut existing)?;
+    if existing != bytes {
+        return Ok(false);
+    }
+    fix_mode(&file, meta.permissions().mode())?;
+    Ok(true)
+}
+
+fn fix_mode(file: &File, mode: u32) -> std::io::Result<()> {
+    if mode & 0o7777 != SHIM_MODE {
+        file.set_permissions(std::fs::Permissions::from_mode(SHIM_MODE))?;
+    }
+    Ok(())
+}

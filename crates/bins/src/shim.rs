@@ -1,0 +1,98 @@
+//! The pnpm 12.21 `sh` shim text (layout.md §6).
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use crate::relative::relative_path;
+use crate::runtime::{Runtime, detect_runtime};
+
+/// Fixed head of every shim: resolve `$0` to the shim's real directory and
+/// detect Cygwin/MSYS/WSL. Recorded from pnpm 12.21.0 output.
+const PROLOGUE: &str = include_str!("prologue.sh");
+
+/// Prefix of a shim's last line, followed by the target relative to the
+/// shim's directory. pnpm compares it to decide whether a shim is current.
+pub const SHIM_TARGET_MARKER: &str = "# cmd-shim-target=";
+
+/// The shim for `target` placed in `shim_dir`, byte-identical to pnpm
+/// 12.21.0's: the prologue, `NODE_PATH` from `node_path` (absolute dirs,
+/// written relative to `shim_dir`, duplicates dropped; omitted when empty),
+/// then either the six-branch runtime tail (runtime from
+/// [`detect_runtime`] on `target_head`) or a direct `exec`, and the
+/// `# cmd-shim-target=` line. Paths are used as given, so pass real
+/// (symlink-free) paths.
+pub fn shim_script(
+    shim_dir: &Path,
+    target: &Path,
+    target_head: &[u8],
+    node_path: &[PathBuf],
+) -> String {
+    let rel = relative_path(shim_dir, target);
+    let rel = rel.to_string_lossy();
+    let quoted = quote(&rel);
+    let mut out = String::with_capacity(PROLOGUE.len() + 1536);
+    out.push_str(PROLOGUE);
+    out.push('\n');
+    write_node_path(&mut out, shim_dir, node_path);
+    match detect_runtime(target, target_head) {
+        Some(runtime) => write_runtime_tail(&mut out, &runtime, &quoted),
+        None => {
+            let _ = writeln!(out, "exec \"$basedir_abs\"/{quoted}  \"$@\"");
+            out.push_str("exit $?\n");
+        }
+    }
+    let _ = writeln!(out, "{SHIM_TARGET_MARKER}{rel}");
+    out
+}
+
+fn write_node_path(out: &mut String, shim_dir: &Path, node_path: &[PathBuf]) {
+    let mut seen: Vec<&PathBuf> = Vec::with_capacity(node_path.len());
+    let mut list = String::new();
+    for dir in node_path {
+        if seen.contains(&dir) {
+            continue;
+        }
+        seen.push(dir);
+        if !list.is_empty() {
+            list.push(':');
+        }
+        let rel = relative_path(shim_dir, dir);
+        let _ = write!(list, "\"$basedir_abs\"/{}", quote(&rel.to_string_lossy()));
+    }
+    if list.is_empty() {
+        return;
+    }
+    let _ = write!(
+        out,
+        "if [ -z \"$NODE_PATH\" ]; then\n  export NODE_PATH={list}\nelse\n  export NODE_PATH={list}:\"$NODE_PATH\"\nfi\n"
+    );
+}
+
+fn write_runtime_tail(out: &mut String, runtime: &Runtime, target: &str) {
+    if runtime.cmd {
+        out.push_str(
+            "if [ -n \"$msys\" ]; then\n  export MSYS2_ARG_CONV_EXCL=\"/C${MSYS2_ARG_CONV_EXCL:+;$MSYS2_ARG_CONV_EXCL}\"\nfi\n",
+        );
+    }
+    let prog = &runtime.program;
+    let args = &runtime.args;
+    let win = format!("{args} \"$basedir_win\"/{target} \"$@\"");
+    let abs = format!("{args} \"$basedir_abs\"/{target} \"$@\"");
+    let _ = write!(
+        out,
+        "if [ -n \"$exe\" ] && [ -x \"$basedir/{prog}.exe\" ]; then\n  exec \"$basedir/{prog}.exe\" {win}\n\
+         elif [ -x \"$basedir/{prog}\" ]; then\n  exec \"$basedir/{prog}\" {abs}\n\
+         elif [ -n \"$msys\" ] && command -v {prog} >/dev/null 2>&1; then\n  exec {prog} {win}\n\
+         elif command -v {prog} >/dev/null 2>&1; then\n  exec {prog} {abs}\n\
+         elif [ -n \"$exe\" ] && command -v {prog}.exe >/dev/null 2>&1; then\n  exec {prog}.exe {win}\n\
+         else\n  exec {prog} {abs}\nfi\n"
+    );
+}
+
+/// Single-quoted for `sh`: `'` becomes `'\''`.
+fn quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', "'\\''"))
+}
+
+#[cfg(test)]
+mod tests;
