@@ -1,0 +1,15 @@
+//! Running lifecycle scripts: one stage ([`run_stage`]) and the builds of
+//! all dependencies in dependency order ([`run_dependency_builds`]).
+
+mod env;
+mod events;
+mod schedule;
+mod stage;
+
+pub use env::{lifecycle_path_dirs, package_env_vars};
+pub use events::{ScriptEvent, log_prefix};
+pub use schedule::{BuildNode, BuildOptions, BuildReport, run_dependency_builds};
+pub use stage::{ScriptOutcome, ScriptRun, run_stage};
+
+#[cfg(test)]
+mod tests;

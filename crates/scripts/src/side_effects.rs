@@ -1,0 +1,14 @@
+//! Side-effects cache keys (store.md §9).
+
+mod cache_key;
+mod deps_hash;
+mod node;
+pub(crate) mod object_hash;
+
+pub use cache_key::side_effects_cache_key;
+pub use deps_hash::{DepsHashMemo, deps_hash, resolution_hash_input};
+pub use node::{node_arch, node_major, node_platform, parse_node_major};
+pub use object_hash::{HashInput, object_hash};
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,119 @@
+//! `depsHash`: a hash of a snapshot's identity and, recursively, of all its
+//! dependencies (store.md §9).
+
+use std::collections::{HashMap, HashSet};
+
+use pacquet_lockfile::{DepPath, DepRef, Lockfile, Resolution};
+
+use super::{HashInput, object_hash};
+
+/// Hashes already computed (by snapshot key) and the snapshots being
+/// computed. Reuse one memo for all packages of an install.
+#[derive(Debug, Default, Clone)]
+pub struct DepsHashMemo {
+    done: HashMap<String, String>,
+    in_progress: HashSet<String>,
+}
+
+impl DepsHashMemo {
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+/// `objectHash({ id: "<pkgId>:<integrity>", deps: { <alias>: depsHash(child) } })`
+/// over the snapshot's `dependencies` then `optionalDependencies` (lockfile
+/// order; optional dependencies skipped on this platform included). A child
+/// that closes a cycle contributes `""`; `link:` edges have no snapshot and
+/// are left out. A resolution without integrity stands in with
+/// `objectHash(resolution)`.
+pub fn deps_hash(lockfile: &Lockfile, dep_path: &DepPath, memo: &mut DepsHashMemo) -> String {
+    if let Some(hash) = memo.done.get(dep_path.as_str()) {
+        return hash.clone();
+    }
+    memo.in_progress.insert(dep_path.as_str().to_string());
+    let mut deps = Vec::new();
+    if let Some(snapshot) = lockfile.snapshots.get(dep_path.as_str()) {
+        for (alias, edge) in snapshot.dependency_refs() {
+            let DepRef::Snapshot(child) = edge else {
+                continue;
+            };
+            let hash = if memo.in_progress.contains(child.as_str()) {
+                String::new()
+            } else {
+                deps_hash(lockfile, &child, memo)
+            };
+            deps.push((alias.to_string(), HashInput::Str(hash)));
+        }
+    }
+    let input = HashInput::Object(vec![
+        (
+            "id".to_string(),
+            HashInput::Str(node_id(lockfile, dep_path)),
+        ),
+        ("deps".to_string(), HashInput::Object(deps)),
+    ]);
+    let hash = object_hash(&input);
+    memo.in_progress.remove(dep_path.as_str());
+    memo.done
+        .insert(dep_path.as_str().to_string(), hash.clone());
+    hash
+}
+
+/// `<pkgId>:<integrity>`, or `<pkgId>:<objectHash(resolution)>`.
+fn node_id(lockfile: &Lockfile, dep_path: &DepPath) -> String {
+    let pkg_id = dep_path.package_id();
+    let info = lockfile.packages.get(pkg_id);
+    let resolution_part = match info.map(|i| &i.resolution) {
+        Some(resolution) => match resolution.integrity() {
+            Some(integrity) => integrity.to_string(),
+            None => object_hash(&resolution_hash_input(resolution)),
+        },
+        None => String::new(),
+    };
+    format!("{pkg_id}:{resolution_part}")
+}
+
+/// The resolution as the lockfile writes it, for hashing.
+pub fn resolution_hash_input(resolution: &Resolution) -> HashInput {
+    let s = |v: &str| HashInput::Str(v.to_string());
+    let mut fields: Vec<(String, HashInput)> = Vec::new();
+    match resolution {
+        Resolution::Registry { integrity } => fields.push(("integrity".into(), s(integrity))),
+        Resolution::Tarball {
+            tarball,
+            integrity,
+            git_hosted,
+            path,
+        } => {
+            if let Some(integrity) = integrity {
+                fields.push(("integrity".into(), s(integrity)));
+            }
+            fields.push(("tarball".into(), s(tarball)));
+            if let Some(git_hosted) = git_hosted {
+                fields.push(("gitHosted".into(), HashInput::Bool(*git_hosted)));
+            }
+            if let Some(path) = path {
+                fields.push(("path".into(), s(path)));
+            }
+        }
+        Resolution::Git { repo, commit, path } => {
+            fields.push(("type".into(), s("git")));
+            fields.push(("repo".into(), s(repo)));
+            fields.push(("commit".into(), s(commit)));
+            if let Some(path) = path {
+                fields.push(("path".into(), s(path)));
+            }
+        }
+        Resolution::Directory { directory } => {
+            fields.push(("type".into(), s("directory")));
+            fields.push(("directory".into(), s(directory)));
+        }
+        Resolution::Other(map) => {
+            for (k, v) in map {
+                fields.push((k.clone(), HashInput::from_json(v)));
+            }
+        }
+    }
+    HashInput::Object(fields)
+}
