@@ -44,7 +44,7 @@ pub struct LinkedBin {
 /// Writes shims for all commands of `sources` into `bin_dir` and returns
 /// them sorted by name.
 ///
-/// * `bin_dir` is created when there is at least one command.
+/// * `bin_dir` is created when there is at least one shim to write.
 /// * A command offered by several packages goes to the winner of
 ///   layout.md §5 (direct, then owner, then smaller name); within one
 ///   package the first command of a name wins.
@@ -62,10 +62,7 @@ pub fn link_bins(bin_dir: &Path, sources: &[BinSource<'_>]) -> Result<Vec<Linked
     if winners.is_empty() {
         return Ok(Vec::new());
     }
-    std::fs::create_dir_all(bin_dir).map_err(|source| BinError::CreateDir {
-        path: bin_dir.to_path_buf(),
-        source,
-    })?;
+    let mut dir_ready = false;
     let mut heads: HashMap<PathBuf, Option<Vec<u8>>> = HashMap::new();
     let mut linked = Vec::with_capacity(winners.len());
     for (name, (index, target)) in winners {
@@ -90,6 +87,13 @@ pub fn link_bins(bin_dir: &Path, sources: &[BinSource<'_>]) -> Result<Vec<Linked
             head.as_deref().unwrap_or_default(),
             &src.node_path,
         );
+        if !dir_ready {
+            std::fs::create_dir_all(bin_dir).map_err(|source| BinError::CreateDir {
+                path: bin_dir.to_path_buf(),
+                source,
+            })?;
+            dir_ready = true;
+        }
         let written = write::write_shim(&bin_dir.join(&name), script.as_bytes())?;
         linked.push(LinkedBin {
             name,
