@@ -19,3 +19,13 @@ fmt:
 # What CI runs.
 ci:
     bash .ci/run
+
+# Benchmark installs with hyperfine: pacquet vs pnpm 12 vs bun vs the filesystem
+# floor (default: warm store, alotta fixture). `just bench --help` for options.
+bench *ARGS:
+    command -v hyperfine >/dev/null || (apt-get update && apt-get install -y hyperfine)
+    cargo run -q -p integrated-benchmark -- {{ARGS}}
+
+# Replay a finished node_modules tree with only mkdir/link/symlink (the warm floor).
+link-floor *ARGS:
+    cargo run -q --release -p link-floor -- {{ARGS}}

@@ -1,0 +1,381 @@
+//! `integrated-benchmark`: pacquet against pnpm 12, bun and the filesystem
+//! floor, timed by hyperfine on a loopback registry.
+//!
+//! See `--help` and `benchmarks/README.md`.
+
+mod machine;
+mod report;
+mod setup;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use clap::{Parser, ValueEnum};
+
+use crate::report::Row;
+use crate::setup::{Env, Tool, ToolKind, sh_quote};
+
+#[derive(Parser)]
+#[command(
+    name = "integrated-benchmark",
+    about = "Time `pacquet install --frozen-lockfile` against pnpm 12, bun and the filesystem floor",
+    long_about = "Time `pacquet install --frozen-lockfile` against pnpm 12, bun and the filesystem floor.
+
+Builds the requested pacquet revisions, installs pnpm and bun into <work-dir>/tools,
+fills the tarball mirror from the fixture's lockfile (registry-mirror), serves it on a
+loopback registry, stages a private copy of the fixture and a private store for every
+tool, runs each tool once to check it works (a failing tool is dropped with a note),
+then runs hyperfine and writes <results-dir>/<fixture>/<scenario>.{md,json,svg}.
+
+Scenarios (pnpm benchmark rows):
+  cold    no store, no node_modules, lockfile present (tarballs from the loopback registry)
+  warm    store filled, lockfile present, no node_modules (the headline; adds floor rows)
+  repeat  store, lockfile and node_modules present, nothing changed
+
+Before each timed run, node_modules (and for cold the store) is renamed into a trash
+dir rather than deleted: ext4 is slow to reuse freshly freed inodes. The trash is
+deleted after all scenarios finished.
+
+Examples:
+  just bench                                   # warm, alotta, working tree vs pnpm vs bun vs floor
+  just bench --scenario cold --fixture small --revision main --runs 3
+  just bench --scenario warm,repeat --revision working-tree,HEAD"
+)]
+pub struct Args {
+    /// Scenarios to run, comma-separated or repeated.
+    #[arg(long, value_enum, value_delimiter = ',', default_value = "warm")]
+    pub scenario: Vec<Scenario>,
+
+    /// Fixture: a directory name under benchmarks/fixtures (alotta, small) or a path
+    /// to a directory with package.json and pnpm-lock.yaml.
+    #[arg(long, default_value = "alotta")]
+    pub fixture: String,
+
+    /// pacquet revisions to benchmark, comma-separated or repeated. `working-tree`
+    /// builds this checkout (`cargo build --release -p pacquet-cli`); anything else
+    /// (HEAD, main, a commit) is checked out in a git worktree under <work-dir>/revisions
+    /// and built there with its own target dir (cached by commit).
+    #[arg(long, value_delimiter = ',', default_value = "working-tree")]
+    pub revision: Vec<String>,
+
+    /// Also benchmark this prebuilt pacquet binary (repeatable).
+    #[arg(long, value_name = "PATH")]
+    pub pacquet_bin: Vec<PathBuf>,
+
+    /// Benchmark no pacquet build at all (only the other tools).
+    #[arg(long)]
+    pub no_pacquet: bool,
+
+    /// Tools to compare against, comma-separated. `floor` (warm only) adds
+    /// `link-floor replay` and `cp -al` of pnpm's finished tree.
+    #[arg(
+        long,
+        value_enum,
+        value_delimiter = ',',
+        default_value = "pnpm,bun,floor"
+    )]
+    pub with: Vec<Other>,
+
+    /// Timed runs per tool.
+    #[arg(long, default_value_t = 5)]
+    pub runs: u32,
+
+    /// Untimed warm-up runs per tool (each after its own preparation).
+    #[arg(long, default_value_t = 1)]
+    pub warmup: u32,
+
+    /// Threads for `link-floor replay` (default: available cores).
+    #[arg(long)]
+    pub floor_threads: Option<usize>,
+
+    /// Tarball mirror served by the loopback registry; filled from the fixture's
+    /// lockfile by registry-mirror when anything is missing.
+    #[arg(long, env = "BENCH_MIRROR", value_name = "DIR")]
+    pub mirror: Option<PathBuf>,
+
+    /// Scratch directory: tools, builds, staged projects, stores, trash.
+    #[arg(long, value_name = "DIR")]
+    pub work_dir: Option<PathBuf>,
+
+    /// Where the Markdown, JSON and SVG results go.
+    #[arg(long, value_name = "DIR")]
+    pub results_dir: Option<PathBuf>,
+
+    /// pnpm version to install into <work-dir>/tools.
+    #[arg(long, default_value = "12.21.0")]
+    pub pnpm_version: String,
+
+    /// bun version to install into <work-dir>/tools.
+    #[arg(long, default_value = "1.4.5")]
+    pub bun_version: String,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum, Debug)]
+pub enum Scenario {
+    Cold,
+    Warm,
+    Repeat,
+}
+
+impl Scenario {
+    pub fn name(self) -> &'static str {
+        match self {
+            Scenario::Cold => "cold",
+            Scenario::Warm => "warm",
+            Scenario::Repeat => "repeat",
+        }
+    }
+
+    pub fn describe(self) -> &'static str {
+        match self {
+            Scenario::Cold => {
+                "No store, no node_modules, lockfile present: every tarball comes from the \
+                 loopback registry (pnpm benchmark row \"lockfile\", the CI first install)."
+            }
+            Scenario::Warm => {
+                "Store filled, lockfile present, no node_modules (pnpm benchmark row \
+                 \"cache + lockfile\"): the work is linking the tree out of the store."
+            }
+            Scenario::Repeat => {
+                "Store, lockfile and node_modules all present and nothing changed (pnpm \
+                 benchmark row \"cache + lockfile + node_modules\")."
+            }
+        }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum, Debug)]
+pub enum Other {
+    Pnpm,
+    Bun,
+    Floor,
+}
+
+fn main() {
+    let args = Args::parse();
+    if let Err(e) = run(args) {
+        eprintln!("integrated-benchmark: {e}");
+        std::process::exit(1);
+    }
+}
+
+type Result<T, E = String> = std::result::Result<T, E>;
+
+fn run(args: Args) -> Result<()> {
+    let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .map_err(|e| format!("repo root: {e}"))?;
+    let work = abs(&repo, args.work_dir.clone(), "benchmarks/work");
+    let results = abs(&repo, args.results_dir.clone(), "benchmarks/results");
+    let mirror = abs(&repo, args.mirror.clone(), "benchmarks/work/mirror");
+    let fixture = {
+        let named = repo.join("benchmarks/fixtures").join(&args.fixture);
+        let dir = if named.is_dir() {
+            named
+        } else {
+            PathBuf::from(&args.fixture)
+        };
+        dir.canonicalize()
+            .map_err(|e| format!("fixture {}: {e}", args.fixture))?
+    };
+    let fixture_name = fixture
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "fixture".into());
+    if !fixture.join("pnpm-lock.yaml").is_file() {
+        return Err(format!("{} has no pnpm-lock.yaml", fixture.display()));
+    }
+    if Command::new("hyperfine").arg("--version").output().is_err() {
+        return Err("hyperfine not found (apt-get install -y hyperfine)".into());
+    }
+    for dir in [&work, &results] {
+        fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    let mut env = Env::new(repo, work, mirror, args.floor_threads)?;
+
+    // Everything that is not timed comes first: helpers, tools, builds, mirror.
+    env.build_helpers()?;
+    let mut tools: Vec<Tool> = Vec::new();
+    if !args.no_pacquet {
+        for rev in &args.revision {
+            match env.build_pacquet(rev) {
+                Ok(tool) => tools.push(tool),
+                Err(note) => env.note_everywhere(note),
+            }
+        }
+    }
+    for (i, bin) in args.pacquet_bin.iter().enumerate() {
+        let bin = abs(&env.repo, Some(bin.clone()), "pacquet");
+        let label = if args.pacquet_bin.len() == 1 {
+            "pacquet (prebuilt)".to_string()
+        } else {
+            format!("pacquet (prebuilt {})", i + 1)
+        };
+        let version = setup::version_of(&bin, &["--version"]).unwrap_or_default();
+        tools.push(Tool::new(ToolKind::Pacquet, label, bin, version));
+    }
+    if args.with.contains(&Other::Pnpm) {
+        match env.install_pnpm(&args.pnpm_version) {
+            Ok(tool) => tools.push(tool),
+            Err(note) => env.note_everywhere(note),
+        }
+    }
+    if args.with.contains(&Other::Bun) {
+        match env.install_bun(&args.bun_version) {
+            Ok(tool) => tools.push(tool),
+            Err(note) => env.note_everywhere(note),
+        }
+    }
+    env.fill_mirror(&fixture)?;
+    env.start_registry()?;
+    env.retire_old_stage(&fixture_name)?;
+
+    let machine = machine::describe(&env.work);
+    eprintln!("machine: {}", machine.one_line());
+    let mut outcome = Ok(());
+    for &scenario in &args.scenario {
+        let floor = scenario == Scenario::Warm && args.with.contains(&Other::Floor);
+        match run_scenario(
+            &mut env,
+            &args,
+            &fixture,
+            &fixture_name,
+            scenario,
+            &tools,
+            floor,
+        ) {
+            Ok(rows) => {
+                let dir = results.join(&fixture_name);
+                let written = report::write(&report::Report {
+                    dir: &dir,
+                    fixture: &fixture_name,
+                    scenario,
+                    args: &args,
+                    rows: &rows,
+                    notes: &env.notes_for(scenario),
+                    machine: &machine,
+                    work: &env.work,
+                    repo: &env.repo,
+                    hyperfine_json: &env.hyperfine_json(&fixture_name, scenario),
+                })?;
+                eprintln!("wrote {}", written.display());
+            }
+            Err(e) => {
+                eprintln!("{} failed: {e}", scenario.name());
+                outcome = Err(format!("scenario {} failed: {e}", scenario.name()));
+            }
+        }
+    }
+    env.stop_registry();
+    env.empty_trash();
+    outcome
+}
+
+/// `given` resolved against the current directory, or `default` under the repo.
+fn abs(repo: &Path, given: Option<PathBuf>, default: &str) -> PathBuf {
+    match given {
+        Some(path) if path.is_absolute() => path,
+        Some(path) => std::env::current_dir()
+            .map(|cwd| cwd.join(&path))
+            .unwrap_or(path),
+        None => repo.join(default),
+    }
+}
+
+/// Stages every tool, checks it once, and times the survivors with hyperfine.
+fn run_scenario(
+    env: &mut Env,
+    args: &Args,
+    fixture: &Path,
+    fixture_name: &str,
+    scenario: Scenario,
+    tools: &[Tool],
+    floor: bool,
+) -> Result<Vec<Row>> {
+    eprintln!("== {fixture_name}: {} ==", scenario.name());
+    let mut rows: Vec<Row> = Vec::new();
+    let mut floor_source: Option<(PathBuf, String)> = None;
+    for tool in tools {
+        let staged = match env.stage(fixture, fixture_name, scenario, tool) {
+            Ok(staged) => staged,
+            Err(why) => {
+                env.note(
+                    scenario,
+                    format!("{} dropped: staging failed: {why}", tool.label),
+                );
+                continue;
+            }
+        };
+        eprintln!("check run: {}", tool.label);
+        match env.check_run(&staged, fixture) {
+            Ok(()) => {
+                // pnpm's tree is the reference for the floor; bun's or pacquet's
+                // will do when pnpm is not there.
+                let better = tool.kind == ToolKind::Pnpm || floor_source.is_none();
+                if floor && better {
+                    floor_source = Some((staged.project.join("node_modules"), tool.label.clone()));
+                }
+                rows.push(staged.into_row(tool));
+            }
+            Err(why) => env.note(
+                scenario,
+                format!("{} dropped: its check run failed: {why}", tool.label),
+            ),
+        }
+    }
+    if let Some((src, from)) = floor_source {
+        match env.stage_floor(fixture_name, &src, &from) {
+            Ok(mut floor_rows) => rows.append(&mut floor_rows),
+            Err(why) => env.note(scenario, format!("floor rows dropped: {why}")),
+        }
+    } else if floor {
+        env.note(
+            scenario,
+            "floor rows dropped: no tool produced a tree to replay".to_string(),
+        );
+    }
+    if rows.is_empty() {
+        return Err("no tool passed its check run".into());
+    }
+    let json = env.hyperfine_json(fixture_name, scenario);
+    let mut cmd = Command::new("hyperfine");
+    cmd.args(["--runs", &args.runs.to_string()])
+        .args(["--warmup", &args.warmup.to_string()])
+        .args(["--time-unit", "second"])
+        .arg("--export-json")
+        .arg(&json);
+    for row in &rows {
+        cmd.args(["--prepare", &row.prepare]);
+    }
+    for row in &rows {
+        cmd.args(["--command-name", &row.name]);
+    }
+    for row in &rows {
+        cmd.arg(&row.command);
+    }
+    eprintln!(
+        "hyperfine: {} commands, {} runs + {} warm-up each",
+        rows.len(),
+        args.runs,
+        args.warmup
+    );
+    let status = cmd
+        .status()
+        .map_err(|e| format!("running hyperfine: {e}"))?;
+    if !status.success() {
+        return Err(format!("hyperfine exited with {status}"));
+    }
+    report::fill_times(&json, &mut rows)?;
+    Ok(rows)
+}
+
+/// Shell snippet moving `path` (if present) into a fresh directory under `trash`.
+pub fn move_aside(path: &Path, trash: &Path) -> String {
+    let p = sh_quote(path);
+    format!(
+        "if [ -e {p} ]; then t=$(mktemp -d {}/XXXXXXXX) && mv {p} \"$t\"/; fi",
+        sh_quote(trash)
+    )
+}

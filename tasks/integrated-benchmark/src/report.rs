@@ -1,0 +1,280 @@
+//! Markdown table, raw JSON and SVG bar chart of one scenario.
+
+use std::fmt::Write as _;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use crate::machine::Machine;
+use crate::setup::ToolKind;
+use crate::{Args, Result, Scenario};
+
+pub struct Row {
+    pub name: String,
+    pub kind: ToolKind,
+    pub command: String,
+    pub prepare: String,
+    pub version: String,
+    pub median: f64,
+    pub mean: f64,
+    pub stddev: f64,
+    pub min: f64,
+    pub max: f64,
+}
+
+impl Row {
+    pub fn new(
+        name: String,
+        kind: ToolKind,
+        command: String,
+        prepare: String,
+        version: String,
+    ) -> Row {
+        Row {
+            name,
+            kind,
+            command,
+            prepare,
+            version,
+            median: f64::NAN,
+            mean: f64::NAN,
+            stddev: f64::NAN,
+            min: f64::NAN,
+            max: f64::NAN,
+        }
+    }
+}
+
+/// Reads hyperfine's `--export-json` output into the rows (same order).
+pub fn fill_times(json: &Path, rows: &mut [Row]) -> Result<()> {
+    let text = fs::read_to_string(json).map_err(|e| format!("{}: {e}", json.display()))?;
+    let doc: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", json.display()))?;
+    let results = doc
+        .get("results")
+        .and_then(|r| r.as_array())
+        .ok_or("hyperfine JSON has no results")?;
+    if results.len() != rows.len() {
+        return Err(format!(
+            "hyperfine reported {} results for {} commands",
+            results.len(),
+            rows.len()
+        ));
+    }
+    for (row, result) in rows.iter_mut().zip(results) {
+        let num = |key: &str| result.get(key).and_then(|v| v.as_f64()).unwrap_or(f64::NAN);
+        row.median = num("median");
+        row.mean = num("mean");
+        row.stddev = num("stddev");
+        row.min = num("min");
+        row.max = num("max");
+    }
+    Ok(())
+}
+
+pub struct Report<'a> {
+    pub dir: &'a Path,
+    pub fixture: &'a str,
+    pub scenario: Scenario,
+    pub args: &'a Args,
+    pub rows: &'a [Row],
+    pub notes: &'a [String],
+    pub machine: &'a Machine,
+    pub work: &'a Path,
+    pub repo: &'a Path,
+    pub hyperfine_json: &'a Path,
+}
+
+/// Writes `<dir>/<scenario>.{md,json,svg}` and returns the Markdown path.
+pub fn write(r: &Report) -> Result<PathBuf> {
+    fs::create_dir_all(r.dir).map_err(|e| format!("{}: {e}", r.dir.display()))?;
+    let name = r.scenario.name();
+    let md = r.dir.join(format!("{name}.md"));
+    let json = r.dir.join(format!("{name}.json"));
+    let svg = r.dir.join(format!("{name}.svg"));
+    fs::copy(r.hyperfine_json, &json).map_err(|e| format!("{}: {e}", json.display()))?;
+    fs::write(&svg, chart(r)).map_err(|e| format!("{}: {e}", svg.display()))?;
+    fs::write(&md, markdown(r)).map_err(|e| format!("{}: {e}", md.display()))?;
+    Ok(md)
+}
+
+fn pnpm_median(rows: &[Row]) -> Option<f64> {
+    rows.iter()
+        .find(|r| r.kind == ToolKind::Pnpm)
+        .map(|r| r.median)
+}
+
+fn markdown(r: &Report) -> String {
+    let mut s = String::new();
+    let name = r.scenario.name();
+    let _ = writeln!(s, "# {}: {name}\n", r.fixture);
+    let _ = writeln!(s, "{}\n", r.scenario.describe());
+    let _ = writeln!(
+        s,
+        "Measured {} with `just bench --scenario {name} --fixture {}`: {} timed runs per tool after {} warm-up run(s), {}. \
+         Times in seconds; \"vs pnpm\" is the median divided by pnpm's median (below 1 = faster than pnpm).\n",
+        utc_now(),
+        r.fixture,
+        r.args.runs,
+        r.args.warmup,
+        r.machine.hyperfine
+    );
+    let _ = writeln!(
+        s,
+        "| Tool | Median [s] | Mean ± σ [s] | Min [s] | Max [s] | vs pnpm |"
+    );
+    let _ = writeln!(s, "|:---|---:|---:|---:|---:|---:|");
+    let base = pnpm_median(r.rows);
+    for row in r.rows {
+        let ratio = match base {
+            Some(b) if b > 0.0 => format!("{:.2}×", row.median / b),
+            _ => "–".into(),
+        };
+        let _ = writeln!(
+            s,
+            "| {} | **{:.3}** | {:.3} ± {:.3} | {:.3} | {:.3} | {} |",
+            row.name, row.median, row.mean, row.stddev, row.min, row.max, ratio
+        );
+    }
+    let _ = writeln!(s, "\n![{} {name}]({name}.svg)\n", r.fixture);
+    if !r.notes.is_empty() {
+        let _ = writeln!(s, "## Notes\n");
+        for note in r.notes {
+            let _ = writeln!(s, "- {}", note.replace(&*r.work.to_string_lossy(), "$WORK"));
+        }
+        let _ = writeln!(s);
+    }
+    let _ = writeln!(s, "## Commands\n");
+    let _ = writeln!(
+        s,
+        "`$REPO` is the checkout, `$WORK` the harness's scratch dir (`benchmarks/work`). Each tool has its own copy of the \
+         fixture, its own store and its own `.npmrc` (`registry=` the loopback mirror registry); \
+         `pnpm-workspace.yaml` gets `storeDir`, `cacheDir` and `trustLockfile: true`. \
+         Preparation renames old trees into a trash dir that is deleted after the run.\n"
+    );
+    for row in r.rows {
+        let strip = |t: &str| {
+            t.replace(&*r.work.to_string_lossy(), "$WORK")
+                .replace(&*r.repo.to_string_lossy(), "$REPO")
+        };
+        let _ = writeln!(s, "- **{}** ({})", row.name, row.version);
+        let _ = writeln!(s, "  - command: `{}`", strip(&row.command));
+        let _ = writeln!(s, "  - prepare: `{}`", strip(&row.prepare));
+    }
+    let m = r.machine;
+    let _ = writeln!(s, "\n## Machine\n");
+    let _ = writeln!(s, "- CPU: {} × {}", m.cores, m.cpu);
+    let _ = writeln!(s, "- Memory: {}", m.memory);
+    let _ = writeln!(s, "- Filesystem of the work dir: {}", m.filesystem);
+    let _ = writeln!(s, "- Kernel: Linux {}", m.kernel);
+    s
+}
+
+fn utc_now() -> String {
+    std::process::Command::new("date")
+        .args(["-u", "+%Y-%m-%d %H:%M UTC"])
+        .output()
+        .ok()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_default()
+}
+
+fn color(kind: ToolKind) -> &'static str {
+    match kind {
+        ToolKind::Pacquet => "#e8590c",
+        ToolKind::Pnpm => "#f9ad00",
+        ToolKind::Bun => "#c2185b",
+        ToolKind::Floor => "#868e96",
+    }
+}
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// Horizontal bars of the medians, with a min–max whisker.
+fn chart(r: &Report) -> String {
+    let label_w = 230.0;
+    let bar_w = 470.0;
+    let value_w = 90.0;
+    let row_h = 34.0;
+    let top = 46.0;
+    let bottom = 30.0;
+    let width = label_w + bar_w + value_w;
+    let height = top + row_h * r.rows.len() as f64 + bottom;
+    let max = r
+        .rows
+        .iter()
+        .map(|row| row.max.max(row.median))
+        .filter(|v| v.is_finite())
+        .fold(0.0_f64, f64::max);
+    let scale = if max > 0.0 { bar_w / max } else { 0.0 };
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="13">"#
+    );
+    let _ = writeln!(
+        s,
+        r#"<rect width="{width}" height="{height}" fill="white"/>"#
+    );
+    let _ = writeln!(
+        s,
+        r#"<text x="10" y="24" font-size="16" font-weight="bold">{}: {} (median of {} runs, seconds; whisker = min–max)</text>"#,
+        escape(r.fixture),
+        r.scenario.name(),
+        r.args.runs
+    );
+    for (i, row) in r.rows.iter().enumerate() {
+        let y = top + row_h * i as f64;
+        let mid = y + row_h / 2.0;
+        let w = (row.median * scale).max(1.0);
+        let _ = writeln!(
+            s,
+            r#"<text x="{}" y="{}" text-anchor="end">{}</text>"#,
+            label_w - 10.0,
+            mid + 4.5,
+            escape(&row.name)
+        );
+        let _ = writeln!(
+            s,
+            r#"<rect x="{label_w}" y="{}" width="{w:.1}" height="{}" fill="{}"/>"#,
+            y + 6.0,
+            row_h - 12.0,
+            color(row.kind)
+        );
+        if row.min.is_finite() && row.max.is_finite() {
+            let (x1, x2) = (label_w + row.min * scale, label_w + row.max * scale);
+            let _ = writeln!(
+                s,
+                r##"<path d="M{x1:.1} {mid} H{x2:.1} M{x1:.1} {} V{} M{x2:.1} {} V{}" stroke="#212529" stroke-width="1.2" fill="none"/>"##,
+                mid - 5.0,
+                mid + 5.0,
+                mid - 5.0,
+                mid + 5.0
+            );
+        }
+        let _ = writeln!(
+            s,
+            r#"<text x="{}" y="{}">{:.3} s</text>"#,
+            label_w + bar_w + 8.0,
+            mid + 4.5,
+            row.median
+        );
+    }
+    let axis_y = top + row_h * r.rows.len() as f64 + 4.0;
+    let _ = writeln!(
+        s,
+        r##"<line x1="{label_w}" y1="{top}" x2="{label_w}" y2="{axis_y}" stroke="#495057"/>"##
+    );
+    let _ = writeln!(
+        s,
+        r##"<text x="{label_w}" y="{}" fill="#495057">0</text><text x="{}" y="{}" text-anchor="end" fill="#495057">{max:.2} s</text>"##,
+        axis_y + 16.0,
+        label_w + bar_w,
+        axis_y + 16.0
+    );
+    s.push_str("</svg>\n");
+    s
+}

@@ -1,0 +1,650 @@
+//! Everything around the timed runs: helper builds, tools, pacquet builds,
+//! the mirror and its loopback registry, staging and check runs.
+
+use std::fs;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::time::Instant;
+
+use crate::report::Row;
+use crate::{Result, Scenario, move_aside};
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum ToolKind {
+    Pacquet,
+    Pnpm,
+    Bun,
+    Floor,
+}
+
+pub struct Tool {
+    pub kind: ToolKind,
+    pub label: String,
+    pub bin: PathBuf,
+    pub version: String,
+}
+
+impl Tool {
+    pub fn new(kind: ToolKind, label: String, bin: PathBuf, version: String) -> Tool {
+        Tool {
+            kind,
+            label,
+            bin,
+            version,
+        }
+    }
+}
+
+/// One tool's private copy of the fixture.
+pub struct Staged {
+    pub project: PathBuf,
+    pub command: String,
+    pub prepare: String,
+    /// What a successful install must have produced.
+    pub expect: PathBuf,
+    pub log: PathBuf,
+}
+
+impl Staged {
+    pub fn into_row(self, tool: &Tool) -> Row {
+        Row::new(
+            tool.label.clone(),
+            tool.kind,
+            self.command,
+            self.prepare,
+            tool.version.clone(),
+        )
+    }
+}
+
+pub struct Env {
+    pub repo: PathBuf,
+    pub work: PathBuf,
+    mirror: PathBuf,
+    trash: PathBuf,
+    helpers: PathBuf,
+    floor_threads: usize,
+    notes: Vec<(Option<Scenario>, String)>,
+    registry: Option<(Child, ChildStdin)>,
+    registry_url: String,
+    trash_serial: u32,
+}
+
+impl Env {
+    pub fn new(
+        repo: PathBuf,
+        work: PathBuf,
+        mirror: PathBuf,
+        floor_threads: Option<usize>,
+    ) -> Result<Env> {
+        let trash = work.join("trash");
+        for dir in [
+            &trash,
+            &work.join("logs"),
+            &work.join("bin"),
+            &work.join("raw"),
+        ] {
+            fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        }
+        let helpers = std::env::var_os("CARGO_TARGET_DIR")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| repo.join("target"))
+            .join("release");
+        let floor_threads = floor_threads
+            .filter(|&n| n > 0)
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        Ok(Env {
+            repo,
+            work,
+            mirror,
+            trash,
+            helpers,
+            floor_threads,
+            notes: Vec::new(),
+            registry: None,
+            registry_url: String::new(),
+            trash_serial: 0,
+        })
+    }
+
+    pub fn note(&mut self, scenario: Scenario, note: String) {
+        eprintln!("note: {note}");
+        self.notes.push((Some(scenario), note));
+    }
+
+    pub fn note_everywhere(&mut self, note: String) {
+        eprintln!("note: {note}");
+        self.notes.push((None, note));
+    }
+
+    pub fn notes_for(&self, scenario: Scenario) -> Vec<String> {
+        self.notes
+            .iter()
+            .filter(|(s, _)| s.is_none_or(|s| s == scenario))
+            .map(|(_, n)| n.clone())
+            .collect()
+    }
+
+    pub fn hyperfine_json(&self, fixture: &str, scenario: Scenario) -> PathBuf {
+        self.work
+            .join("raw")
+            .join(format!("{fixture}-{}.json", scenario.name()))
+    }
+
+    /// The loopback registry, the mirror filler and link-floor, from this checkout.
+    pub fn build_helpers(&self) -> Result<()> {
+        let log = self.work.join("logs/build-helpers.log");
+        eprintln!("building helpers (pacquet-test-registry, registry-mirror, link-floor)");
+        let mut cmd = Command::new("cargo");
+        cmd.current_dir(&self.repo).args([
+            "build",
+            "--release",
+            "-p",
+            "pacquet-testing",
+            "--bin",
+            "pacquet-test-registry",
+            "-p",
+            "registry-mirror",
+            "-p",
+            "link-floor",
+        ]);
+        logged(cmd, &log).map_err(|e| format!("building helpers failed: {e}"))
+    }
+
+    fn helper(&self, name: &str) -> PathBuf {
+        self.helpers.join(name)
+    }
+
+    /// Builds `rev` (`working-tree` or a git revision) and returns it as a tool.
+    pub fn build_pacquet(&self, rev: &str) -> Result<Tool> {
+        let (label, src_dir, target_dir, slug) = if rev == "working-tree" {
+            let target = std::env::var_os("CARGO_TARGET_DIR")
+                .map(PathBuf::from)
+                .unwrap_or_else(|| self.repo.join("target"));
+            (
+                "pacquet (working tree)".to_string(),
+                self.repo.clone(),
+                target,
+                "working-tree".to_string(),
+            )
+        } else {
+            let sha = capture(
+                Command::new("git")
+                    .current_dir(&self.repo)
+                    .args(["rev-parse", "--verify", "--quiet"])
+                    .arg(format!("{rev}^{{commit}}")),
+            )
+            .map_err(|_| format!("pacquet {rev}: not a git revision"))?;
+            let short = sha[..10.min(sha.len())].to_string();
+            let tree = self.work.join("revisions").join(&short);
+            if !tree.join("Cargo.toml").is_file() {
+                fs::create_dir_all(self.work.join("revisions")).map_err(|e| e.to_string())?;
+                capture(
+                    Command::new("git")
+                        .current_dir(&self.repo)
+                        .args(["worktree", "add", "--detach", "--force"])
+                        .arg(&tree)
+                        .arg(&sha),
+                )
+                .map_err(|e| format!("pacquet {rev}: git worktree add failed: {e}"))?;
+            }
+            let label = if rev == short || sha.starts_with(rev) {
+                format!("pacquet {short}")
+            } else {
+                format!("pacquet {rev} ({short})")
+            };
+            let target = self.work.join("revisions").join(format!("{short}-target"));
+            (label, tree, target, short)
+        };
+        let bin = self.work.join("bin").join(format!("pacquet-{slug}"));
+        let log = self
+            .work
+            .join("logs")
+            .join(format!("build-pacquet-{slug}.log"));
+        // A built commit never changes; the working tree is rebuilt every time.
+        if rev == "working-tree" || !bin.is_file() {
+            eprintln!("building {label} (log: {})", log.display());
+            let start = Instant::now();
+            let mut cmd = Command::new("cargo");
+            cmd.current_dir(&src_dir)
+                .args(["build", "--release", "-p", "pacquet-cli", "--target-dir"])
+                .arg(&target_dir);
+            logged(cmd, &log).map_err(|e| {
+                format!(
+                    "{label} dropped: `cargo build --release -p pacquet-cli` failed ({e}; {}; full log: {})",
+                    first_error(&log),
+                    log.display()
+                )
+            })?;
+            eprintln!("built {label} in {:.0}s", start.elapsed().as_secs_f64());
+            // Copy, so that a concurrent rebuild cannot swap the binary mid-run.
+            let _ = fs::remove_file(&bin);
+            fs::copy(target_dir.join("release/pacquet"), &bin)
+                .map_err(|e| format!("{label}: copying the binary: {e}"))?;
+        }
+        let version = version_of(&bin, &["--version"]).unwrap_or_default();
+        Ok(Tool::new(ToolKind::Pacquet, label, bin, version))
+    }
+
+    pub fn install_pnpm(&self, version: &str) -> Result<Tool> {
+        let bin = self.npm_tool("pnpm", version)?;
+        Ok(Tool::new(
+            ToolKind::Pnpm,
+            format!("pnpm {version}"),
+            bin,
+            version.to_string(),
+        ))
+    }
+
+    pub fn install_bun(&self, version: &str) -> Result<Tool> {
+        let bin = self.npm_tool("bun", version)?;
+        Ok(Tool::new(
+            ToolKind::Bun,
+            format!("bun {version} (isolated)"),
+            bin,
+            version.to_string(),
+        ))
+    }
+
+    /// `npm install --prefix <work>/tools/<name>-<version> <name>@<version>`, once.
+    fn npm_tool(&self, name: &str, version: &str) -> Result<PathBuf> {
+        let prefix = self.work.join("tools").join(format!("{name}-{version}"));
+        let bin = prefix.join("node_modules/.bin").join(name);
+        if version_of(&bin, &["--version"]).as_deref() == Some(version) {
+            return Ok(bin);
+        }
+        eprintln!("installing {name} {version} into {}", prefix.display());
+        fs::create_dir_all(&prefix).map_err(|e| e.to_string())?;
+        let mut cmd = Command::new("npm");
+        cmd.args(["install", "--prefix"])
+            .arg(&prefix)
+            .args(["--no-audit", "--no-fund", "--no-save", "--loglevel=error"])
+            .arg(format!("{name}@{version}"));
+        let log = self.work.join("logs").join(format!("install-{name}.log"));
+        logged(cmd, &log)
+            .map_err(|e| format!("{name} {version} dropped: npm install failed: {e}"))?;
+        match version_of(&bin, &["--version"]) {
+            Some(v) if v == version => Ok(bin),
+            got => Err(format!(
+                "{name} dropped: expected {version} at {}, found {got:?}",
+                bin.display()
+            )),
+        }
+    }
+
+    /// Makes sure the mirror has every tarball of the fixture's lockfile.
+    pub fn fill_mirror(&self, fixture: &Path) -> Result<()> {
+        eprintln!(
+            "checking the mirror {} (registry-mirror)",
+            self.mirror.display()
+        );
+        let mut cmd = Command::new(self.helper("registry-mirror"));
+        cmd.arg("--out")
+            .arg(&self.mirror)
+            .arg(fixture.join("pnpm-lock.yaml"));
+        logged(cmd, &self.work.join("logs/registry-mirror.log"))
+            .map_err(|e| format!("filling the mirror failed: {e}"))
+    }
+
+    pub fn start_registry(&mut self) -> Result<()> {
+        let mut child = Command::new(self.helper("pacquet-test-registry"))
+            .arg("serve")
+            .arg("--mirror")
+            .arg(&self.mirror)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .map_err(|e| format!("starting pacquet-test-registry: {e}"))?;
+        let stdin = child.stdin.take().expect("piped stdin");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().expect("piped stdout"))
+            .read_line(&mut line)
+            .map_err(|e| format!("reading the registry URL: {e}"))?;
+        self.registry_url = line.trim().to_string();
+        if !self.registry_url.starts_with("http://") {
+            let _ = child.kill();
+            return Err(format!("registry printed {line:?} instead of its URL"));
+        }
+        eprintln!(
+            "registry: {} serving {}",
+            self.registry_url,
+            self.mirror.display()
+        );
+        self.registry = Some((child, stdin));
+        Ok(())
+    }
+
+    pub fn stop_registry(&mut self) {
+        if let Some((mut child, stdin)) = self.registry.take() {
+            drop(stdin); // it serves until stdin closes
+            let _ = child.wait();
+        }
+    }
+
+    fn trash_slot(&mut self) -> PathBuf {
+        self.trash_serial += 1;
+        self.trash
+            .join(format!("old-{}-{}", std::process::id(), self.trash_serial))
+    }
+
+    /// Renames the previous run's staging dir into the trash (deleted at the end).
+    pub fn retire_old_stage(&mut self, fixture: &str) -> Result<()> {
+        let old = self.work.join("stage").join(fixture);
+        if old.exists() {
+            let slot = self.trash_slot();
+            fs::rename(&old, &slot).map_err(|e| format!("moving {} aside: {e}", old.display()))?;
+        }
+        Ok(())
+    }
+
+    /// Deletes everything renamed aside, now that nothing is timed any more.
+    pub fn empty_trash(&self) {
+        let start = Instant::now();
+        match fs::remove_dir_all(&self.trash) {
+            Ok(()) => eprintln!("emptied the trash in {:.1}s", start.elapsed().as_secs_f64()),
+            Err(e) => eprintln!("emptying {}: {e}", self.trash.display()),
+        }
+    }
+
+    /// A private copy of the fixture, store and cache for `tool`.
+    pub fn stage(
+        &mut self,
+        fixture: &Path,
+        fixture_name: &str,
+        scenario: Scenario,
+        tool: &Tool,
+    ) -> Result<Staged> {
+        let dir = self
+            .work
+            .join("stage")
+            .join(fixture_name)
+            .join(scenario.name())
+            .join(slug(&tool.label));
+        let project = dir.join("project");
+        let store = dir.join("store");
+        let cache = dir.join("cache");
+        fs::create_dir_all(&project).map_err(|e| format!("{}: {e}", project.display()))?;
+        for name in ["package.json", "pnpm-lock.yaml"] {
+            fs::copy(fixture.join(name), project.join(name))
+                .map_err(|e| format!("staging {name}: {e}"))?;
+        }
+        let mut workspace =
+            fs::read_to_string(fixture.join("pnpm-workspace.yaml")).unwrap_or_default();
+        if !workspace.is_empty() && !workspace.ends_with('\n') {
+            workspace.push('\n');
+        }
+        workspace.push_str(&format!(
+            "# Added by integrated-benchmark.\nstoreDir: {}\ncacheDir: {}\ntrustLockfile: true\n",
+            yaml_str(&store),
+            yaml_str(&cache)
+        ));
+        write(&project.join("pnpm-workspace.yaml"), &workspace)?;
+        write(
+            &project.join(".npmrc"),
+            &format!("registry={}\n", self.registry_url),
+        )?;
+        let p = sh_quote(&project);
+        let bin = sh_quote(&tool.bin);
+        let command = match tool.kind {
+            ToolKind::Pacquet => format!(
+                "cd {p} && {bin} install --frozen-lockfile --ignore-scripts --store-dir {}",
+                sh_quote(&store)
+            ),
+            ToolKind::Pnpm => format!("cd {p} && {bin} install --frozen-lockfile --ignore-scripts"),
+            ToolKind::Bun => format!(
+                "cd {p} && BUN_INSTALL_CACHE_DIR={} {bin} install --linker isolated --frozen-lockfile --ignore-scripts",
+                sh_quote(&cache)
+            ),
+            ToolKind::Floor => unreachable!("floor rows are staged by stage_floor"),
+        };
+        if tool.kind == ToolKind::Bun {
+            self.note(
+                scenario,
+                format!(
+                    "{}: bun.lock is made in staging by `bun pm migrate` from pnpm-lock.yaml; \
+                     bun ignores pnpm-workspace.yaml (e.g. `supportedArchitectures`), so it \
+                     may install fewer optional platform packages than pnpm and pacquet",
+                    tool.label
+                ),
+            );
+            // bun wants its own lockfile; it embeds full tarball URLs, so it is
+            // made here, against this session's registry.
+            let mut cmd = Command::new(&tool.bin);
+            cmd.current_dir(&project)
+                .env("BUN_INSTALL_CACHE_DIR", &cache)
+                .args(["pm", "migrate"]);
+            logged(cmd, &dir.join("migrate.log"))
+                .map_err(|e| format!("`bun pm migrate` failed: {e}"))?;
+            if !project.join("bun.lock").is_file() {
+                return Err("`bun pm migrate` wrote no bun.lock".into());
+            }
+        }
+        let nm = project.join("node_modules");
+        let prepare = match scenario {
+            Scenario::Cold => [&nm, &store, &cache]
+                .iter()
+                .map(|p| move_aside(p, &self.trash))
+                .collect::<Vec<_>>()
+                .join("; "),
+            Scenario::Warm => move_aside(&nm, &self.trash),
+            Scenario::Repeat => "true".to_string(),
+        };
+        Ok(Staged {
+            project,
+            command,
+            prepare,
+            expect: nm,
+            log: dir.join("check.log"),
+        })
+    }
+
+    /// Runs preparation and command once; the install must succeed and leave
+    /// every direct dependency of the fixture in node_modules.
+    pub fn check_run(&self, staged: &Staged, fixture: &Path) -> Result<()> {
+        let script = format!("{}\n{}", staged.prepare, staged.command);
+        let mut cmd = Command::new("sh");
+        cmd.arg("-c").arg(&script);
+        let start = Instant::now();
+        logged(cmd, &staged.log).map_err(|e| {
+            format!(
+                "{e}: {} (log: {})",
+                tail(&staged.log, 3),
+                staged.log.display()
+            )
+        })?;
+        eprintln!("  ok in {:.2}s", start.elapsed().as_secs_f64());
+        let missing: Vec<String> = direct_deps(fixture)
+            .into_iter()
+            .filter(|name| fs::symlink_metadata(staged.expect.join(name)).is_err())
+            .collect();
+        if missing.is_empty() {
+            Ok(())
+        } else {
+            Err(format!(
+                "exit 0 but node_modules lacks {} direct dependencies (e.g. {})",
+                missing.len(),
+                missing[..missing.len().min(3)].join(", ")
+            ))
+        }
+    }
+
+    /// `link-floor replay` and `cp -al` of a finished tree, as extra warm rows.
+    pub fn stage_floor(&mut self, fixture_name: &str, tree: &Path, from: &str) -> Result<Vec<Row>> {
+        let dir = self
+            .work
+            .join("stage")
+            .join(fixture_name)
+            .join("warm/floor");
+        let src = dir.join("src/node_modules");
+        fs::create_dir_all(dir.join("src")).map_err(|e| e.to_string())?;
+        // Keep a private copy of the tree: the tool's own node_modules is
+        // renamed aside during its runs.
+        let mut cp = Command::new("cp");
+        cp.arg("-al").arg(tree).arg(&src);
+        logged(cp, &dir.join("copy.log")).map_err(|e| format!("cp -al of the source tree: {e}"))?;
+        let plan = dir.join("plan");
+        let lf = self.helper("link-floor");
+        let mut record = Command::new(&lf);
+        record.arg("record").arg(&src).arg("--plan").arg(&plan);
+        logged(record, &dir.join("record.log")).map_err(|e| format!("link-floor record: {e}"))?;
+        let shape = fs::read_to_string(dir.join("record.log")).unwrap_or_default();
+        let shape = shape
+            .trim()
+            .trim_start_matches("recorded ")
+            .split(" from ")
+            .next()
+            .unwrap_or("")
+            .to_string();
+        self.note(
+            Scenario::Warm,
+            format!("floor rows replay the tree installed by `{from}` ({shape})"),
+        );
+        let replay_dest = dir.join("replay");
+        let cp_dest = dir.join("cpal");
+        let rows = vec![
+            Row::new(
+                format!("floor: link-floor -j{}", self.floor_threads),
+                ToolKind::Floor,
+                format!(
+                    "{} replay --plan {} -j {} {}",
+                    sh_quote(&lf),
+                    sh_quote(&plan),
+                    self.floor_threads,
+                    sh_quote(&replay_dest.join("node_modules"))
+                ),
+                move_aside(&replay_dest, &self.trash),
+                "mkdir + link(2) + symlink".into(),
+            ),
+            Row::new(
+                "floor: cp -al".into(),
+                ToolKind::Floor,
+                format!(
+                    "cp -al {} {}",
+                    sh_quote(&src),
+                    sh_quote(&cp_dest.join("node_modules"))
+                ),
+                format!(
+                    "mkdir -p {} && {}",
+                    sh_quote(&cp_dest),
+                    move_aside(&cp_dest.join("node_modules"), &self.trash)
+                ),
+                "GNU coreutils".into(),
+            ),
+        ];
+        let mut kept = Vec::new();
+        for (i, row) in rows.into_iter().enumerate() {
+            let expect = if i == 0 {
+                replay_dest.join("node_modules")
+            } else {
+                cp_dest.join("node_modules")
+            };
+            let script = format!("{}\n{}", row.prepare, row.command);
+            let log = dir.join(format!("check-{i}.log"));
+            let mut cmd = Command::new("sh");
+            cmd.arg("-c").arg(&script);
+            match logged(cmd, &log) {
+                Ok(()) if expect.is_dir() => kept.push(row),
+                Ok(()) => self.note(
+                    Scenario::Warm,
+                    format!("{} dropped: no tree made", row.name),
+                ),
+                Err(e) => self.note(
+                    Scenario::Warm,
+                    format!("{} dropped: {e}: {}", row.name, tail(&log, 3)),
+                ),
+            }
+        }
+        Ok(kept)
+    }
+}
+
+/// Runs `cmd` with stdout and stderr into `log`.
+fn logged(mut cmd: Command, log: &Path) -> Result<()> {
+    if let Some(dir) = log.parent() {
+        let _ = fs::create_dir_all(dir);
+    }
+    let file = fs::File::create(log).map_err(|e| format!("{}: {e}", log.display()))?;
+    let err = file.try_clone().map_err(|e| e.to_string())?;
+    let status = cmd
+        .stdin(Stdio::null())
+        .stdout(file)
+        .stderr(err)
+        .status()
+        .map_err(|e| format!("could not start {:?}: {e}", cmd.get_program()))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("exited with {status}"))
+    }
+}
+
+/// Trimmed stdout of a successful command.
+fn capture(cmd: &mut Command) -> Result<String> {
+    let out = cmd
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| e.to_string())?;
+    if out.status.success() {
+        Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
+    } else {
+        Err(String::from_utf8_lossy(&out.stderr).trim().to_string())
+    }
+}
+
+pub fn version_of(bin: &Path, args: &[&str]) -> Option<String> {
+    if !bin.is_file() {
+        return None;
+    }
+    capture(Command::new(bin).args(args)).ok()
+}
+
+fn tail(log: &Path, n: usize) -> String {
+    let text = fs::read_to_string(log).unwrap_or_default();
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    lines[lines.len().saturating_sub(n)..].join(" / ")
+}
+
+fn first_error(log: &Path) -> String {
+    let text = fs::read_to_string(log).unwrap_or_default();
+    let errors = text.lines().filter(|l| l.starts_with("error")).count();
+    match text.lines().find(|l| l.starts_with("error")) {
+        Some(line) => format!("{errors} error lines, first: `{}`", line.trim()),
+        None => tail(log, 2),
+    }
+}
+
+fn direct_deps(fixture: &Path) -> Vec<String> {
+    let text = fs::read_to_string(fixture.join("package.json")).unwrap_or_default();
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap_or_default();
+    ["dependencies", "devDependencies"]
+        .iter()
+        .filter_map(|k| json.get(k).and_then(|v| v.as_object()))
+        .flat_map(|deps| deps.keys().cloned())
+        .collect()
+}
+
+fn write(path: &Path, text: &str) -> Result<()> {
+    fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+pub fn slug(label: &str) -> String {
+    let mut out = String::new();
+    for c in label.chars() {
+        if c.is_ascii_alphanumeric() || c == '.' {
+            out.push(c.to_ascii_lowercase());
+        } else if !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    out.trim_matches('-').to_string()
+}
+
+/// Single-quoted for sh.
+pub fn sh_quote(path: &Path) -> String {
+    format!("'{}'", path.to_string_lossy().replace('\'', r"'\''"))
+}
+
+fn yaml_str(path: &Path) -> String {
+    format!("'{}'", path.to_string_lossy().replace('\'', "''"))
+}
