@@ -1,1 +1,23 @@
-//! TODO(crate doc)
+//! The store's content-addressable files: `<storeDir>/files/XX/<rest>[-exec]`.
+//!
+//! Owns blob naming (store.md §3), the concurrent-writer-safe write protocol
+//! shared with pnpm 11/12 (§4: `O_EXCL` create, compare on `EEXIST`, atomic
+//! temp+rename rewrite, `EMFILE` backoff) and the reuse check of a blob
+//! against its index row (§8). Rows themselves live in `pacquet-store-index`.
+
+mod cas;
+mod clock;
+mod digest;
+mod error;
+mod retry;
+mod stripes;
+mod temp_name;
+mod verify;
+mod write;
+
+pub use cas::{Cas, CasFile};
+pub use clock::now_ms;
+pub use digest::sha512_hex;
+pub use error::CasError;
+pub use temp_name::temp_file_name;
+pub use verify::FileCheck;

@@ -1,0 +1,29 @@
+//! Backoff for running out of file descriptors (store.md §4.2).
+
+use std::io;
+use std::time::Duration;
+
+const MAX_RETRIES: u32 = 32;
+const FIRST_DELAY: Duration = Duration::from_millis(2);
+const MAX_DELAY: Duration = Duration::from_millis(200);
+
+/// Runs `op`, sleeping 2 ms doubling to 200 ms between attempts while it
+/// fails with `EMFILE`/`ENFILE`: other threads will close descriptors soon.
+pub(crate) fn on_fd_exhaustion<T>(mut op: impl FnMut() -> io::Result<T>) -> io::Result<T> {
+    let mut delay = FIRST_DELAY;
+    let mut retries = 0;
+    loop {
+        match op() {
+            Err(e) if is_fd_exhaustion(&e) && retries < MAX_RETRIES => {
+                retries += 1;
+                std::thread::sleep(delay);
+                delay = (delay * 2).min(MAX_DELAY);
+            }
+            other => return other,
+        }
+    }
+}
+
+fn is_fd_exhaustion(e: &io::Error) -> bool {
+    matches!(e.raw_os_error(), Some(libc::EMFILE) | Some(libc::ENFILE))
+}

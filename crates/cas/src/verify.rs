@@ -1,0 +1,84 @@
+//! Reuse check of a blob against its index row (store.md §8).
+
+use std::fs::{self, File};
+use std::io::{self, Read};
+use std::path::Path;
+
+use sha2::{Digest, Sha512};
+
+use crate::{Cas, clock, stripes};
+
+/// How far (ms) a blob's mtime may be past its `checkedAt` and still count
+/// as untouched; pnpm's threshold.
+const MTIME_SLACK_MS: f64 = 100.0;
+
+/// Outcome of [`Cas::verify`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileCheck {
+    /// Present and (if it was touched since `checked_at`) re-hashed good.
+    Ok,
+    /// Not in the store.
+    Missing,
+    /// Present but not the content its name promises; removed if it was a
+    /// regular file.
+    Damaged,
+}
+
+impl Cas {
+    /// store.md §8: `stat`; a blob modified more than 100 ms after
+    /// `checked_at` (or any blob when it is `None`) is re-checked by size and
+    /// hash, and deleted when wrong so the next write recreates it.
+    pub fn verify(
+        &self,
+        digest_hex: &str,
+        executable: bool,
+        size: u64,
+        checked_at: Option<f64>,
+    ) -> FileCheck {
+        let path = self.file_path(digest_hex, executable);
+        let Ok(meta) = fs::metadata(&path) else {
+            return FileCheck::Missing;
+        };
+        if !meta.is_file() {
+            return FileCheck::Damaged;
+        }
+        let modified_ms = meta
+            .modified()
+            .map(clock::system_time_ms)
+            .unwrap_or(f64::INFINITY);
+        if modified_ms - checked_at.unwrap_or(0.0) <= MTIME_SLACK_MS {
+            return FileCheck::Ok;
+        }
+        // Serialize with in-process writers so we never delete a blob that
+        // one of them has just healed.
+        let _stripe = stripes::lock(digest_hex, executable);
+        if meta.len() != size {
+            let _ = fs::remove_file(&path);
+            return FileCheck::Damaged;
+        }
+        match hash_file(&path) {
+            Ok(actual) if actual.eq_ignore_ascii_case(digest_hex) => FileCheck::Ok,
+            Ok(_) => {
+                let _ = fs::remove_file(&path);
+                FileCheck::Damaged
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => FileCheck::Missing,
+            Err(_) => FileCheck::Damaged,
+        }
+    }
+}
+
+fn hash_file(path: &Path) -> io::Result<String> {
+    let mut file = File::open(path)?;
+    let mut hasher = Sha512::new();
+    let mut buf = vec![0u8; 64 * 1024];
+    loop {
+        match file.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => hasher.update(&buf[..n]),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(hex::encode(hasher.finalize()))
+}

@@ -1,0 +1,158 @@
+//! The write protocol of store.md §4 (pnpm 12 variant).
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Read, Write};
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::Path;
+use std::time::Duration;
+
+use crate::retry::on_fd_exhaustion;
+use crate::temp_name::{next_counter, temp_file_name};
+use crate::{Cas, CasError, CasFile, clock, digest, stripes};
+
+/// Distinct temp names tried before giving up (§4.4).
+const TEMP_ATTEMPTS: usize = 16;
+/// Attempts at the final `rename`.
+const RENAME_ATTEMPTS: u32 = 4;
+
+impl Cas {
+    /// Hashes `content` and makes sure the store holds exactly it under its
+    /// name, whatever other threads or processes (pacquet or pnpm) do to the
+    /// same blob at the same time.
+    pub fn write(&self, content: &[u8], executable: bool) -> Result<CasFile, CasError> {
+        let digest = digest::sha512_hex(content);
+        let path = self.file_path(&digest, executable);
+        self.ensure_shards()?;
+        {
+            let _stripe = stripes::lock(&digest, executable);
+            store(&path, content, executable)?;
+        }
+        Ok(CasFile {
+            digest,
+            path,
+            size: content.len() as u64,
+            checked_at: clock::now_ms(),
+        })
+    }
+}
+
+/// Create mode: the umask still applies, as for pnpm's own writes.
+fn create_mode(executable: bool) -> u32 {
+    if executable { 0o755 } else { 0o666 }
+}
+
+fn open_exclusive(path: &Path, executable: bool) -> io::Result<File> {
+    on_fd_exhaustion(|| {
+        OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(create_mode(executable))
+            .open(path)
+    })
+}
+
+fn store(path: &Path, content: &[u8], executable: bool) -> Result<(), CasError> {
+    match open_exclusive(path, executable) {
+        Ok(mut file) => file.write_all(content).map_err(|source| {
+            // A half-written blob would look like a damaged one; drop it.
+            let _ = fs::remove_file(path);
+            CasError::Write {
+                path: path.to_path_buf(),
+                source,
+            }
+        }),
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+            if holds_exactly(path, content) {
+                Ok(())
+            } else {
+                rewrite_atomically(path, content, executable)
+            }
+        }
+        Err(source) => Err(CasError::Write {
+            path: path.to_path_buf(),
+            source,
+        }),
+    }
+}
+
+/// Whether the existing blob is a regular file with exactly `content`.
+/// Comparing bytes is enough: the name already is the hash of `content`.
+/// Any failure to tell means "no", which leads to a rewrite.
+fn holds_exactly(path: &Path, content: &[u8]) -> bool {
+    match fs::symlink_metadata(path) {
+        Ok(meta) if meta.is_file() && meta.len() == content.len() as u64 => {}
+        _ => return false,
+    }
+    let Ok(mut file) = on_fd_exhaustion(|| File::open(path)) else {
+        return false;
+    };
+    let mut buf = vec![0u8; 64 * 1024];
+    let mut rest = content;
+    loop {
+        match file.read(&mut buf) {
+            Ok(0) => return rest.is_empty(),
+            Ok(n) if n <= rest.len() && buf[..n] == rest[..n] => rest = &rest[n..],
+            Ok(_) => return false,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(_) => return false,
+        }
+    }
+}
+
+/// Writes a temp file next to the blob and renames it over the blob, so
+/// readers see either the old or the new file, never a partial one.
+fn rewrite_atomically(path: &Path, content: &[u8], executable: bool) -> Result<(), CasError> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let pid = std::process::id();
+    let mut last_err = None;
+    for _ in 0..TEMP_ATTEMPTS {
+        let temp = dir.join(temp_file_name(&name, pid, next_counter()));
+        let mut file = match open_exclusive(&temp, executable) {
+            Ok(file) => file,
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+                last_err = Some(e);
+                continue;
+            }
+            Err(source) => return Err(CasError::Write { path: temp, source }),
+        };
+        if let Err(source) = file.write_all(content) {
+            drop(file);
+            let _ = fs::remove_file(&temp);
+            return Err(CasError::Write { path: temp, source });
+        }
+        drop(file);
+        return rename_with_retries(&temp, path).inspect_err(|_| {
+            let _ = fs::remove_file(&temp);
+        });
+    }
+    Err(CasError::Write {
+        path: path.to_path_buf(),
+        source: last_err.unwrap_or_else(|| io::Error::other("no free temp file name")),
+    })
+}
+
+fn rename_with_retries(from: &Path, to: &Path) -> Result<(), CasError> {
+    let mut delay = Duration::from_millis(2);
+    let mut attempt = 1;
+    loop {
+        match on_fd_exhaustion(|| fs::rename(from, to)) {
+            Ok(()) => return Ok(()),
+            Err(_) if attempt < RENAME_ATTEMPTS => {
+                attempt += 1;
+                std::thread::sleep(delay);
+                delay *= 2;
+            }
+            Err(source) => {
+                return Err(CasError::Rename {
+                    from: from.to_path_buf(),
+                    to: to.to_path_buf(),
+                    source,
+                });
+            }
+        }
+    }
+}
