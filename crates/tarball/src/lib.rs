@@ -1,1 +1,23 @@
-//! TODO(crate doc)
+//! Getting a package's files into the store: download a tarball (retries,
+//! integrity, concurrency limit) and extract it into the CAS, producing the
+//! `package_index` row (store.md §7) that `pacquet-store-index` persists.
+//!
+//! Download is async ([`Fetcher`]); extraction is synchronous CPU work meant
+//! for a thread pool ([`extract_to_store`]). Hostile tarballs (path
+//! traversal, links, device nodes, gzip bombs) are refused, never unpacked.
+
+mod download;
+mod entry_path;
+mod error;
+mod extract;
+mod integrity;
+mod limited_reader;
+mod manifest;
+mod options;
+mod retry;
+
+pub use download::{DownloadRequest, Fetcher};
+pub use error::TarballError;
+pub use extract::{ExtractLimits, extract_to_store};
+pub use manifest::{bundled_manifest, requires_build};
+pub use options::FetcherOptions;

@@ -1,0 +1,137 @@
+//! Tarball downloads: one keep-alive client, a concurrency limit, pnpm's
+//! retry schedule and integrity verification.
+
+use std::error::Error as _;
+
+use reqwest::header::{AUTHORIZATION, HeaderValue};
+use ssri::Integrity;
+use tokio::sync::Semaphore;
+
+use crate::{FetcherOptions, TarballError, integrity, retry};
+
+/// Largest up-front buffer reservation from a `Content-Length` header, so a
+/// lying server cannot make us allocate gigabytes before sending anything.
+const MAX_PREALLOCATION: u64 = 64 << 20;
+
+/// One tarball to download.
+#[derive(Debug, Clone, Copy)]
+pub struct DownloadRequest<'a> {
+    pub url: &'a str,
+    /// SRI string from the lockfile (`sha512-…`); `None` skips the check.
+    pub integrity: Option<&'a str>,
+    /// Full `authorization` header value; never logged or shown in errors.
+    pub authorization: Option<&'a str>,
+    /// `name@version`, for messages.
+    pub package_id: &'a str,
+}
+
+/// Downloads tarballs; cheap to share behind an `Arc`.
+#[derive(Debug)]
+pub struct Fetcher {
+    client: reqwest::Client,
+    permits: Semaphore,
+    opts: FetcherOptions,
+}
+
+impl Fetcher {
+    pub fn new(opts: FetcherOptions) -> Result<Fetcher, TarballError> {
+        let client = reqwest::Client::builder()
+            .user_agent(opts.user_agent.clone())
+            .connect_timeout(opts.fetch_timeout)
+            .read_timeout(opts.fetch_timeout)
+            .build()
+            .map_err(|e| TarballError::Client {
+                reason: error_chain(&e),
+            })?;
+        Ok(Fetcher {
+            client,
+            permits: Semaphore::new(opts.network_concurrency.max(1)),
+            opts,
+        })
+    }
+
+    /// GETs the tarball, retrying everything but 4xx answers with pnpm's
+    /// backoff; each attempt re-downloads and re-verifies from scratch.
+    pub async fn download(&self, req: &DownloadRequest<'_>) -> Result<Vec<u8>, TarballError> {
+        let wanted = req
+            .integrity
+            .map(|i| integrity::parse(i, req.package_id))
+            .transpose()?;
+        let mut retry = 0;
+        loop {
+            let result = self.attempt(req, wanted.as_ref()).await;
+            match result {
+                Err(e) if e.is_retryable() && retry < self.opts.retries => {
+                    retry += 1;
+                    let wait = retry::delay(&self.opts, retry);
+                    tracing::warn!(
+                        "GET {} error ({e}) — {retry}\nWill retry in {}. {} retries left.",
+                        req.url,
+                        retry::human(wait),
+                        self.opts.retries - retry
+                    );
+                    tokio::time::sleep(wait).await;
+                }
+                other => return other,
+            }
+        }
+    }
+
+    async fn attempt(
+        &self,
+        req: &DownloadRequest<'_>,
+        wanted: Option<&Integrity>,
+    ) -> Result<Vec<u8>, TarballError> {
+        // The semaphore is never closed, so acquiring cannot fail.
+        let _permit = self.permits.acquire().await.ok();
+        let mut request = self.client.get(req.url);
+        if let Some(auth) = req.authorization {
+            let mut value = HeaderValue::from_str(auth).map_err(|_| TarballError::Fetch {
+                url: req.url.to_string(),
+                reason: "the authorization header value is not valid".to_string(),
+            })?;
+            value.set_sensitive(true);
+            request = request.header(AUTHORIZATION, value);
+        }
+        let fetch_error = |e: reqwest::Error| TarballError::Fetch {
+            url: req.url.to_string(),
+            reason: error_chain(&e.without_url()),
+        };
+        let mut response = request.send().await.map_err(fetch_error)?;
+        let status = response.status();
+        if !status.is_success() {
+            return Err(TarballError::HttpStatus {
+                url: req.url.to_string(),
+                status: status.as_u16(),
+            });
+        }
+        let capacity = response
+            .content_length()
+            .unwrap_or(0)
+            .min(MAX_PREALLOCATION);
+        let mut body = Vec::with_capacity(capacity as usize);
+        while let Some(chunk) = response.chunk().await.map_err(fetch_error)? {
+            body.extend_from_slice(&chunk);
+        }
+        if let Some(wanted) = wanted {
+            integrity::verify(wanted, &body, req.url)?;
+        }
+        Ok(body)
+    }
+}
+
+/// `outer: cause: root cause`, skipping causes whose text the outer message
+/// already ends with (reqwest and hyper repeat themselves).
+fn error_chain(e: &reqwest::Error) -> String {
+    let mut text = e.to_string();
+    let mut source = e.source();
+    while let Some(cause) = source {
+        let cause_text = cause.to_string();
+        if !text.ends_with(&cause_text) {
+            text.push_str(": ");
+            text.push_str(&cause_text);
+        }
+        source = cause.source();
+    }
+    text
+}

@@ -1,0 +1,178 @@
+//! Unpacking a `.tgz` into the CAS and building its index row.
+
+use std::cell::Cell;
+use std::collections::BTreeMap;
+use std::io::{self, Read};
+use std::rc::Rc;
+
+use pacquet_cas::Cas;
+use pacquet_store_index::{FileInfo, PackageFilesIndex};
+use tar::EntryType;
+
+use crate::limited_reader::TarStream;
+use crate::{TarballError, bundled_manifest, entry_path, requires_build};
+
+/// Upper bound for a buffer reserved from an entry's declared size.
+const MAX_PREALLOCATION: u64 = 16 << 20;
+
+/// Caps that stop hostile tarballs while they are read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ExtractLimits {
+    /// Size of the uncompressed tar stream.
+    pub max_unpacked_bytes: u64,
+    /// Tar headers (files, directories, others).
+    pub max_entries: u64,
+}
+
+impl Default for ExtractLimits {
+    /// Far above any real package (the largest npm packages unpack to a few
+    /// hundred MB), low enough to stop a bomb before the disk fills.
+    fn default() -> Self {
+        ExtractLimits {
+            max_unpacked_bytes: 4 << 30,
+            max_entries: 1_000_000,
+        }
+    }
+}
+
+/// Gunzips and untars `tgz`, writes every regular file into `cas` and
+/// returns the row pnpm 12 would write: files sorted bytewise (a repeated
+/// path keeps its last entry, as pnpm), modes masked to `0o777`,
+/// `requiresBuild`, the bundled manifest and `tarIntegrity`.
+///
+/// Directory entries and pax global headers are skipped; contiguous files
+/// (`7`) are skipped as pnpm 12 does. Links, devices, FIFOs and paths that
+/// are absolute, empty or contain `..` are refused.
+pub fn extract_to_store(
+    cas: &Cas,
+    tgz: &[u8],
+    package_id: &str,
+    limits: &ExtractLimits,
+) -> Result<PackageFilesIndex, TarballError> {
+    let exceeded = Rc::new(Cell::new(false));
+    let stream = TarStream::new(
+        flate2::read::GzDecoder::new(tgz),
+        limits.max_unpacked_bytes,
+        Rc::clone(&exceeded),
+    );
+    let read_error = |e: io::Error| {
+        if exceeded.get() {
+            TarballError::TooLarge {
+                package_id: package_id.to_string(),
+                what: "the unpacked size",
+                limit: limits.max_unpacked_bytes,
+            }
+        } else {
+            TarballError::Corrupt {
+                package_id: package_id.to_string(),
+                reason: e.to_string(),
+            }
+        }
+    };
+    let refuse = |entry: &[u8], reason: &'static str| TarballError::UnsafeEntry {
+        package_id: package_id.to_string(),
+        entry: String::from_utf8_lossy(entry).into_owned(),
+        reason,
+    };
+
+    let mut archive = tar::Archive::new(stream);
+    let mut files: BTreeMap<String, FileInfo> = BTreeMap::new();
+    let mut package_json: Option<Vec<u8>> = None;
+    let mut entry_count = 0u64;
+    for entry in archive.entries().map_err(read_error)? {
+        let mut entry = entry.map_err(read_error)?;
+        entry_count += 1;
+        if entry_count > limits.max_entries {
+            return Err(TarballError::TooLarge {
+                package_id: package_id.to_string(),
+                what: "the number of entries",
+                limit: limits.max_entries,
+            });
+        }
+        let raw_path = entry.path_bytes().into_owned();
+        match entry.header().entry_type() {
+            EntryType::Regular => {}
+            EntryType::Directory => {
+                entry_path::strip_first_component(&raw_path).map_err(|r| refuse(&raw_path, r))?;
+                continue;
+            }
+            EntryType::XGlobalHeader | EntryType::Continuous => continue,
+            EntryType::Symlink => return Err(refuse(&raw_path, "is a symbolic link")),
+            EntryType::Link => return Err(refuse(&raw_path, "is a hard link")),
+            EntryType::Char | EntryType::Block => {
+                return Err(refuse(&raw_path, "is a device file"));
+            }
+            EntryType::Fifo => return Err(refuse(&raw_path, "is a FIFO")),
+            _ => return Err(refuse(&raw_path, "has an unsupported entry type")),
+        }
+        let path = entry_path::strip_first_component(&raw_path)
+            .map_err(|r| refuse(&raw_path, r))?
+            .ok_or_else(|| refuse(&raw_path, "has an empty path"))?;
+        let mode = entry.header().mode().map_err(read_error)? & 0o777;
+        let size = entry.size();
+        let mut content = Vec::with_capacity(size.min(MAX_PREALLOCATION) as usize);
+        entry.read_to_end(&mut content).map_err(read_error)?;
+        if content.len() as u64 != size {
+            return Err(TarballError::Corrupt {
+                package_id: package_id.to_string(),
+                reason: format!("entry {path:?} is truncated"),
+            });
+        }
+        let stored =
+            cas.write(&content, mode & 0o111 != 0)
+                .map_err(|source| TarballError::Store {
+                    package_id: package_id.to_string(),
+                    source,
+                })?;
+        if path == "package.json" {
+            package_json = Some(content);
+        }
+        files.insert(
+            path,
+            FileInfo {
+                digest: stored.digest,
+                mode,
+                size,
+                checked_at: Some(stored.checked_at),
+            },
+        );
+    }
+
+    // tarIntegrity covers the whole stream, end-of-archive padding included.
+    let mut stream = archive.into_inner();
+    io::copy(&mut stream, &mut io::sink()).map_err(read_error)?;
+    if stream.len() == 0 {
+        return Err(TarballError::Corrupt {
+            package_id: package_id.to_string(),
+            reason: "the tarball is empty".to_string(),
+        });
+    }
+    let tar_integrity = stream.finish().to_string();
+
+    let package_json = package_json.and_then(|bytes| parse_package_json(&bytes, package_id));
+    Ok(PackageFilesIndex {
+        algo: "sha512".to_string(),
+        requires_build: Some(requires_build(
+            package_json.as_ref(),
+            files.keys().map(String::as_str),
+        )),
+        manifest: package_json.as_ref().and_then(bundled_manifest),
+        files: files.into_iter().collect(),
+        side_effects: None,
+        tar_integrity: Some(tar_integrity),
+        extra: Vec::new(),
+    })
+}
+
+/// An unparsable `package.json` leaves the row without a manifest; the
+/// installer then reports the package's content as unexpected.
+fn parse_package_json(bytes: &[u8], package_id: &str) -> Option<serde_json::Value> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    match serde_json::from_slice(bytes) {
+        Ok(value) => Some(value),
+        Err(e) => {
+            tracing::warn!("{package_id}: package.json is not valid JSON: {e}");
+            None
+        }
+    }
+}
