@@ -11,6 +11,7 @@ pub struct Machine {
     pub filesystem: String,
     pub kernel: String,
     pub hyperfine: String,
+    pub load: String,
 }
 
 impl Machine {
@@ -49,7 +50,11 @@ pub fn describe(work: &Path) -> Machine {
         .map(|s| s.trim().to_string())
         .unwrap_or_else(|_| "unknown".into());
     let hyperfine = output(Command::new("hyperfine").arg("--version")).unwrap_or_default();
+    let load = fs::read_to_string("/proc/loadavg")
+        .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_default();
     Machine {
+        load,
         cpu,
         cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
         memory,

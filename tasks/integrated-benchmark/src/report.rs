@@ -166,6 +166,11 @@ fn markdown(r: &Report) -> String {
     let _ = writeln!(s, "- Memory: {}", m.memory);
     let _ = writeln!(s, "- Filesystem of the work dir: {}", m.filesystem);
     let _ = writeln!(s, "- Kernel: Linux {}", m.kernel);
+    let _ = writeln!(
+        s,
+        "- Load average (1, 5, 15 min) before the check runs: {} (the machine was not otherwise idle if this is well above 0)",
+        m.load
+    );
     s
 }
 
