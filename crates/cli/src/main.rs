@@ -1,1 +1,76 @@
-fn main() {}
+//! `pacquet`: a thin CLI over the install pipeline. It parses arguments,
+//! builds the tokio runtime and the rayon pool once, loads settings, runs the
+//! command and renders errors the way pnpm 12 does (exit code 1).
+
+mod args;
+mod commands;
+mod report;
+mod reporter;
+
+use std::{io::IsTerminal, process::ExitCode};
+
+use clap::Parser;
+
+use crate::args::{Cli, Command, Reporter};
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    init_tracing(cli.reporter);
+    let _ = rustls::crypto::ring::default_provider().install_default();
+
+    // Linking is bound by filesystem syscalls, which block in the kernel; more
+    // threads than cores keep the disk queue full.
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get()) * 2;
+    if let Err(err) = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build_global()
+    {
+        eprintln!("failed to start the thread pool: {err}");
+        return ExitCode::FAILURE;
+    }
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(err) => {
+            eprintln!("failed to start the async runtime: {err}");
+            return ExitCode::FAILURE;
+        }
+    };
+
+    let result = match &cli.command {
+        Command::Install(args) => commands::install::run(&cli, args, runtime.handle()),
+    };
+
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            let out = match cli.reporter {
+                Reporter::Ndjson => report::render_ndjson(err.as_ref()) + "\n",
+                _ => report::render(
+                    "installing dependencies",
+                    err.as_ref(),
+                    std::io::stderr().is_terminal(),
+                ),
+            };
+            eprint!("{out}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn init_tracing(reporter: Reporter) {
+    use tracing_subscriber::{EnvFilter, fmt};
+    let default = match reporter {
+        Reporter::Silent => "error",
+        _ => "warn",
+    };
+    let filter = EnvFilter::try_from_env("PACQUET_LOG").unwrap_or_else(|_| EnvFilter::new(default));
+    let _ = fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_target(false)
+        .without_time()
+        .try_init();
+}

@@ -8,12 +8,17 @@
 //!   (hardlink, clone or copy), placing the completion marker last.
 //! * [`modules_yaml`] and [`workspace_state`] render pnpm 12's state files.
 //! * [`layout`] holds the naming rules (`depPathToFilename`, relative paths).
+//! * [`install::install`] carries a plan out: store prefetch, warm/cold
+//!   partition, linking, symlinks, bins and state files, reporting
+//!   [`reporter::Event`]s on the way.
 
 mod error;
 mod import;
+pub mod install;
 pub mod layout;
 mod plan;
 mod platform;
+pub mod reporter;
 pub mod state;
 
 pub use error::PackageManagerError;

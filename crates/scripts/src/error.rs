@@ -76,7 +76,7 @@ impl std::fmt::Display for ScriptFailure {
 
 impl ScriptsError {
     /// pnpm's error code (`ERR_PNPM_…`).
-    pub fn code(&self) -> &'static str {
+    pub fn pnpm_code(&self) -> &'static str {
         match self {
             ScriptsError::IgnoredBuilds { .. } => "ERR_PNPM_IGNORED_BUILDS",
             ScriptsError::LifecycleScriptFailed { .. } | ScriptsError::Spawn { .. } => {

@@ -119,7 +119,7 @@ fn ignored_builds_message_is_sorted_like_pnpm() {
         err.to_string(),
         "Ignored build scripts: ps-env-dep@1.0.0, ps-fail@1.0.0, ps-gyp@1.0.0, ps-order@1.0.0"
     );
-    assert_eq!(err.code(), "ERR_PNPM_IGNORED_BUILDS");
+    assert_eq!(err.pnpm_code(), "ERR_PNPM_IGNORED_BUILDS");
     let help = miette::Diagnostic::help(&err).unwrap().to_string();
     assert_eq!(
         help,

@@ -157,7 +157,7 @@ fn failure_has_pnpm_message_and_output() {
         err.to_string(),
         "ps-fail@1.0.0 postinstall: `echo about to fail && exit 3` exited with exit status: 3"
     );
-    assert_eq!(err.code(), "ERR_PNPM_EXECUTOR_LIFECYCLE_SCRIPT_FAILED");
+    assert_eq!(err.pnpm_code(), "ERR_PNPM_EXECUTOR_LIFECYCLE_SCRIPT_FAILED");
     let ScriptsError::LifecycleScriptFailed(failure) = &err else {
         panic!("{err:?}")
     };

@@ -1,0 +1,68 @@
+//! Command-line surface, as close to pnpm's spelling as pacquet supports.
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "pacquet",
+    version,
+    about = "A fast, pnpm-compatible package installer"
+)]
+pub struct Cli {
+    /// Run as if pacquet was started in this directory.
+    #[arg(short = 'C', long = "dir", global = true, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+
+    /// How to report progress and results.
+    #[arg(long, global = true, value_enum, default_value_t = Reporter::Default)]
+    pub reporter: Reporter,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Install the dependencies recorded in pnpm-lock.yaml.
+    #[command(alias = "i")]
+    Install(InstallArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct InstallArgs {
+    /// Fail instead of resolving when the lockfile does not match package.json.
+    #[arg(long)]
+    pub frozen_lockfile: bool,
+
+    /// Never touch the network: everything must already be in the store.
+    #[arg(long)]
+    pub offline: bool,
+
+    /// Prefer cached data over the network.
+    #[arg(long)]
+    pub prefer_offline: bool,
+
+    /// Do not run lifecycle scripts of dependencies.
+    #[arg(long)]
+    pub ignore_scripts: bool,
+
+    /// The content-addressable store to use (`/v11` is appended as pnpm does).
+    #[arg(long, value_name = "DIR")]
+    pub store_dir: Option<PathBuf>,
+
+    /// Override the default registry.
+    #[arg(long, value_name = "URL")]
+    pub registry: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Reporter {
+    /// Progress on a terminal, plain lines otherwise.
+    Default,
+    /// Errors only.
+    Silent,
+    /// One JSON object per line, with pnpm's event names.
+    Ndjson,
+}

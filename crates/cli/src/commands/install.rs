@@ -1,0 +1,67 @@
+//! `pacquet install`: load settings, then hand over to the install pipeline.
+
+use std::io::IsTerminal;
+
+use miette::Diagnostic;
+use pacquet_config::{CliOverrides, LoadOptions};
+use pacquet_package_manager::{
+    install::{InstallRequest, install},
+    reporter::{Reporter, SilentReporter},
+};
+
+use crate::{
+    args::{Cli, InstallArgs, Reporter as ReporterKind},
+    reporter::{DefaultReporter, NdjsonReporter},
+};
+
+pub fn run(
+    cli: &Cli,
+    args: &InstallArgs,
+    runtime: &tokio::runtime::Handle,
+) -> Result<(), Box<dyn Diagnostic + Send + Sync>> {
+    let cwd = std::env::current_dir()
+        .map_err(|e| Box::new(CliError::Cwd(e)) as Box<dyn Diagnostic + Send + Sync>)?;
+    let cwd = match &cli.dir {
+        Some(dir) => cwd.join(dir),
+        None => cwd,
+    };
+    let options = LoadOptions {
+        cwd: cwd.clone(),
+        env: std::env::vars().collect(),
+        home: std::env::home_dir(),
+        cli: CliOverrides {
+            store_dir: args
+                .store_dir
+                .as_ref()
+                .map(|d| cwd.join(d).to_string_lossy().into_owned()),
+            offline: args.offline.then_some(true),
+            prefer_offline: args.prefer_offline.then_some(true),
+            ignore_scripts: args.ignore_scripts.then_some(true),
+            frozen_lockfile: args.frozen_lockfile.then_some(true),
+            registry: args.registry.clone(),
+            config: Vec::new(),
+        },
+    };
+    let config = pacquet_config::load(&options)
+        .map_err(|e| Box::new(e) as Box<dyn Diagnostic + Send + Sync>)?;
+
+    let reporter: Box<dyn Reporter> = match cli.reporter {
+        ReporterKind::Silent => Box::new(SilentReporter),
+        ReporterKind::Ndjson => Box::new(NdjsonReporter::new(cwd.display().to_string())),
+        ReporterKind::Default => Box::new(DefaultReporter::new(std::io::stdout().is_terminal())),
+    };
+    let request = InstallRequest {
+        config: &config,
+        frozen_lockfile: args.frozen_lockfile,
+    };
+    install(&request, runtime, reporter.as_ref())
+        .map_err(|e| Box::new(e) as Box<dyn Diagnostic + Send + Sync>)?;
+    Ok(())
+}
+
+#[derive(Debug, thiserror::Error, Diagnostic)]
+pub enum CliError {
+    #[error("cannot determine the current directory: {0}")]
+    #[diagnostic(code(ERR_PACQUET_CWD))]
+    Cwd(std::io::Error),
+}

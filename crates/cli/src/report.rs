@@ -1,0 +1,82 @@
+//! Error output in pnpm 12's shape: `Error: <CODE>`, a blank line, then a
+//! miette report whose headline is the operation that failed.
+
+use std::fmt;
+
+use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme};
+
+/// Wraps a failure as the cause of "installing dependencies", like pnpm 12.
+#[derive(Debug)]
+pub struct OperationFailed<'a> {
+    pub operation: &'static str,
+    pub cause: &'a dyn Diagnostic,
+}
+
+impl fmt::Display for OperationFailed<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.operation)
+    }
+}
+
+impl std::error::Error for OperationFailed<'_> {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        None
+    }
+}
+
+impl Diagnostic for OperationFailed<'_> {
+    fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
+        self.cause.help()
+    }
+
+    fn diagnostic_source(&self) -> Option<&dyn Diagnostic> {
+        Some(self.cause)
+    }
+}
+
+/// Finds the first pnpm-style code in the cause chain.
+pub fn error_code(err: &dyn Diagnostic) -> Option<String> {
+    let mut current = Some(err);
+    while let Some(d) = current {
+        if let Some(code) = d.code() {
+            return Some(code.to_string());
+        }
+        current = d.diagnostic_source();
+    }
+    None
+}
+
+/// Renders `err` as pnpm 12 does, ready for stderr. Lines wrap at 80 columns
+/// unless stderr is a terminal, where the terminal width is used.
+pub fn render(operation: &'static str, err: &dyn Diagnostic, is_tty: bool) -> String {
+    let mut out = String::new();
+    if let Some(code) = error_code(err) {
+        out.push_str("Error: ");
+        out.push_str(&code);
+        out.push_str("\n\n");
+    }
+    let theme = if is_tty {
+        GraphicalTheme::unicode()
+    } else {
+        GraphicalTheme::unicode_nocolor()
+    };
+    let handler = GraphicalReportHandler::new_themed(theme).with_width(80);
+    let wrapped = OperationFailed {
+        operation,
+        cause: err,
+    };
+    // Rendering into a String cannot fail.
+    let _ = handler.render_report(&mut out, &wrapped);
+    out
+}
+
+/// One `{"name":"pnpm","level":"error",…}` line for `--reporter=ndjson`.
+pub fn render_ndjson(err: &dyn Diagnostic) -> String {
+    serde_json::json!({
+        "name": "pnpm",
+        "level": "error",
+        "code": error_code(err).unwrap_or_default(),
+        "message": err.to_string(),
+    })
+    .to_string()
+}

@@ -1,0 +1,271 @@
+//! Turns install events into output: a live progress line on a terminal,
+//! plain lines on a pipe (as pnpm prints them), nothing with `silent`, and
+//! pnpm's ndjson records with `ndjson`.
+
+use std::{
+    io::Write,
+    sync::{
+        Mutex,
+        atomic::{AtomicUsize, Ordering},
+    },
+    time::{Instant, SystemTime, UNIX_EPOCH},
+};
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use pacquet_package_manager::reporter::{DirectDependency, Event, Origin, Reporter};
+
+#[derive(Default)]
+struct Counters {
+    resolved: AtomicUsize,
+    reused: AtomicUsize,
+    downloaded: AtomicUsize,
+    added: AtomicUsize,
+}
+
+impl Counters {
+    fn line(&self) -> String {
+        format!(
+            "Progress: resolved {}, reused {}, downloaded {}, added {}",
+            self.resolved.load(Ordering::Relaxed),
+            self.reused.load(Ordering::Relaxed),
+            self.downloaded.load(Ordering::Relaxed),
+            self.added.load(Ordering::Relaxed),
+        )
+    }
+}
+
+/// pnpm's default reporter: progress counters, then a summary.
+pub struct DefaultReporter {
+    counters: Counters,
+    bar: Option<ProgressBar>,
+    started: Instant,
+    out: Mutex<std::io::Stdout>,
+}
+
+impl DefaultReporter {
+    pub fn new(is_tty: bool) -> Self {
+        let bar = is_tty.then(|| {
+            let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stdout());
+            bar.set_style(
+                ProgressStyle::with_template("{msg}")
+                    .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+            );
+            bar
+        });
+        DefaultReporter {
+            counters: Counters::default(),
+            bar,
+            started: Instant::now(),
+            out: Mutex::new(std::io::stdout()),
+        }
+    }
+
+    fn tick(&self) {
+        if let Some(bar) = &self.bar {
+            bar.set_message(self.counters.line());
+        }
+    }
+
+    fn println(&self, text: &str) {
+        match &self.bar {
+            Some(bar) => bar.println(text),
+            None => {
+                if let Ok(mut out) = self.out.lock() {
+                    let _ = writeln!(out, "{text}");
+                }
+            }
+        }
+    }
+
+    fn summary(&self, added: usize, direct: &[DirectDependency]) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+        let mut text = String::new();
+        if added > 0 {
+            text.push_str(&format!(
+                "Packages: +{added}\n{}\n",
+                "+".repeat(added.min(80))
+            ));
+        }
+        text.push_str(&self.counters.line());
+        text.push_str(", done\n");
+        for group in ["dependencies", "optionalDependencies", "devDependencies"] {
+            let mut deps: Vec<&DirectDependency> =
+                direct.iter().filter(|d| d.group == group).collect();
+            if deps.is_empty() {
+                continue;
+            }
+            deps.sort_by(|a, b| a.alias.cmp(&b.alias));
+            text.push_str(&format!("\n{group}:\n"));
+            for d in deps {
+                if d.alias == d.name {
+                    text.push_str(&format!("+ {} {}\n", d.alias, d.version));
+                } else {
+                    text.push_str(&format!("+ {} <- {} {}\n", d.alias, d.name, d.version));
+                }
+            }
+        }
+        let secs = self.started.elapsed().as_secs_f64();
+        let took = if secs < 1.0 {
+            format!("{}ms", (secs * 1000.0).round())
+        } else {
+            format!("{secs:.1}s")
+        };
+        text.push_str(&format!(
+            "\nDone in {took} using pacquet v{}",
+            env!("CARGO_PKG_VERSION")
+        ));
+        if let Ok(mut out) = self.out.lock() {
+            let _ = writeln!(out, "{text}");
+        }
+    }
+}
+
+impl Reporter for DefaultReporter {
+    fn report(&self, event: Event<'_>) {
+        match event {
+            Event::Resolved { total } => {
+                self.counters.resolved.store(total, Ordering::Relaxed);
+                self.tick();
+            }
+            Event::Fetched { origin, .. } => {
+                match origin {
+                    Origin::Store => self.counters.reused.fetch_add(1, Ordering::Relaxed),
+                    Origin::Network => self.counters.downloaded.fetch_add(1, Ordering::Relaxed),
+                };
+                self.tick();
+            }
+            Event::Imported { .. } => {
+                self.counters.added.fetch_add(1, Ordering::Relaxed);
+                self.tick();
+            }
+            Event::SkippedOptional { .. } => {}
+            Event::ImportMethod { method } => {
+                let verb = match method {
+                    "copy" => "copied",
+                    "clone" => "cloned",
+                    _ => "hard linked",
+                };
+                self.println(&format!(
+                    "Packages are {verb} from the content-addressable store to the virtual store."
+                ));
+            }
+            Event::Summary { added, direct } => self.summary(added, direct),
+            Event::ScriptOutput { line } => self.println(line),
+            Event::Warning { message } => self.println(&format!("[WARN] {message}")),
+        }
+    }
+}
+
+/// `--reporter=ndjson`: one JSON record per event, with pnpm's event names.
+pub struct NdjsonReporter {
+    pid: u32,
+    hostname: String,
+    prefix: String,
+    started: u128,
+    out: Mutex<std::io::Stdout>,
+}
+
+fn now_ms() -> u128 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis())
+        .unwrap_or(0)
+}
+
+impl NdjsonReporter {
+    pub fn new(prefix: String) -> Self {
+        let hostname = std::fs::read_to_string("/proc/sys/kernel/hostname")
+            .map(|s| s.trim().to_owned())
+            .unwrap_or_default();
+        NdjsonReporter {
+            pid: std::process::id(),
+            hostname,
+            prefix,
+            started: now_ms(),
+            out: Mutex::new(std::io::stdout()),
+        }
+    }
+
+    fn emit(&self, name: &str, level: &str, fields: serde_json::Value) {
+        let mut record = serde_json::json!({
+            "time": now_ms() as u64,
+            "hostname": self.hostname,
+            "pid": self.pid,
+            "name": name,
+            "level": level,
+        });
+        if let (Some(obj), serde_json::Value::Object(extra)) = (record.as_object_mut(), fields) {
+            obj.extend(extra);
+        }
+        if let Ok(mut out) = self.out.lock() {
+            let _ = writeln!(out, "{record}");
+        }
+    }
+}
+
+impl Reporter for NdjsonReporter {
+    fn report(&self, event: Event<'_>) {
+        use serde_json::json;
+        let prefix = &self.prefix;
+        match event {
+            Event::Resolved { .. } => {
+                self.emit("pnpm:stage", "debug", json!({"prefix": prefix, "stage": "importing_started"}))
+            }
+            Event::Fetched { package_id, origin } => {
+                let status = match origin {
+                    Origin::Store => "found_in_store",
+                    Origin::Network => "fetched",
+                };
+                self.emit(
+                    "pnpm:progress",
+                    "debug",
+                    json!({"status": "resolved", "packageId": package_id, "requester": prefix}),
+                );
+                self.emit("pnpm:progress", "debug", json!({"status": status, "packageId": package_id, "requester": prefix}));
+            }
+            Event::Imported { package_id } => self.emit(
+                "pnpm:progress",
+                "debug",
+                json!({"status": "imported", "packageId": package_id, "requester": prefix, "method": "hardlink"}),
+            ),
+            Event::SkippedOptional { package_id, reason } => self.emit(
+                "pnpm:skipped-optional-dependency",
+                "debug",
+                json!({"details": reason, "package": {"id": package_id}, "prefix": prefix, "reason": "unsupported_platform"}),
+            ),
+            Event::ImportMethod { method } => {
+                self.emit("pnpm:package-import-method", "debug", json!({"method": method}))
+            }
+            Event::Summary { added, direct } => {
+                self.emit("pnpm:stats", "debug", json!({"prefix": prefix, "added": added}));
+                self.emit("pnpm:stats", "debug", json!({"prefix": prefix, "removed": 0}));
+                for d in direct {
+                    let dependency_type = match d.group {
+                        "devDependencies" => "dev",
+                        "optionalDependencies" => "optional",
+                        _ => "prod",
+                    };
+                    self.emit(
+                        "pnpm:root",
+                        "debug",
+                        json!({"prefix": prefix, "added": {"name": d.alias, "realName": d.name, "version": d.version, "dependencyType": dependency_type}}),
+                    );
+                }
+                self.emit("pnpm:summary", "debug", json!({"prefix": prefix}));
+                self.emit(
+                    "pnpm:execution-time",
+                    "debug",
+                    json!({"startedAt": self.started as u64, "endedAt": now_ms() as u64}),
+                );
+            }
+            Event::ScriptOutput { line } => {
+                self.emit("pnpm:lifecycle", "debug", json!({"line": line, "prefix": prefix}))
+            }
+            Event::Warning { message } => {
+                self.emit("pnpm", "warn", json!({"message": message, "prefix": prefix}))
+            }
+        }
+    }
+}

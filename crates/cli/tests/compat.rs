@@ -1,0 +1,174 @@
+//! pacquet against pnpm 12: the same lockfile installed by both gives the
+//! same tree (paths, contents, modes, symlink targets, `.bin` shims, state
+//! files), and each tool installs offline from the other's store.
+
+mod support;
+
+use std::path::Path;
+
+use pacquet_testing::{
+    DiffOptions, PnpmEnv, Registry, assert_trees_equal, pnpm_install_fixture, prepare_project,
+};
+use support::{pacquet_install_ok, stdout};
+
+/// Installs fixture `name` with pnpm and with pacquet (separate stores) and
+/// compares the trees.
+fn same_tree_as_pnpm(name: &str) {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let pnpm = pnpm_install_fixture(&registry, name, &tmp.path().join("pnpm"));
+
+    let project = tmp.path().join("pacquet/project");
+    prepare_project(name, &project, &registry.url());
+    let env = PnpmEnv::new(&tmp.path().join("pacquet/env"), &registry.url());
+    pacquet_install_ok(&env, &project, &[]);
+
+    let opts =
+        DiffOptions::for_installs(&pnpm.project, &pnpm.env.store_dir, &project, &env.store_dir);
+    assert_trees_equal(&pnpm.project, &project, &opts);
+}
+
+#[test]
+fn basic_matches_pnpm() {
+    same_tree_as_pnpm("basic");
+}
+
+#[test]
+fn peers_match_pnpm() {
+    same_tree_as_pnpm("peers");
+}
+
+#[test]
+fn hashed_peer_dirs_match_pnpm() {
+    same_tree_as_pnpm("peers-hashed");
+}
+
+#[test]
+fn aliases_match_pnpm() {
+    same_tree_as_pnpm("aliases");
+}
+
+#[test]
+fn optional_platform_packages_match_pnpm() {
+    same_tree_as_pnpm("optional-platform");
+}
+
+#[test]
+fn hoisting_matches_pnpm() {
+    same_tree_as_pnpm("hoisting");
+}
+
+#[test]
+fn workspace_matches_pnpm() {
+    same_tree_as_pnpm("workspace");
+}
+
+#[test]
+fn combined_matches_pnpm() {
+    same_tree_as_pnpm("combined");
+}
+
+/// pacquet fills a store; pnpm 12 then installs offline from it, and the
+/// reverse; both trees equal a normal install.
+#[test]
+fn store_is_shared_with_pnpm_both_ways() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let name = "combined";
+
+    // pacquet writes the store, pnpm reads it offline.
+    let env = PnpmEnv::new(&tmp.path().join("env-a"), &registry.url());
+    let by_pacquet = tmp.path().join("a/pacquet");
+    prepare_project(name, &by_pacquet, &registry.url());
+    pacquet_install_ok(&env, &by_pacquet, &[]);
+    let by_pnpm = tmp.path().join("a/pnpm");
+    prepare_project(name, &by_pnpm, &registry.url());
+    registry.reset_requests();
+    env.run_ok(
+        &by_pnpm,
+        &[
+            "install",
+            "--frozen-lockfile",
+            "--offline",
+            "--reporter=append-only",
+        ],
+    );
+    assert_eq!(
+        registry.total_requests(),
+        0,
+        "pnpm fetched: {:?}",
+        registry.requests()
+    );
+    let opts = DiffOptions::for_installs(&by_pnpm, &env.store_dir, &by_pacquet, &env.store_dir);
+    assert_trees_equal(&by_pnpm, &by_pacquet, &opts);
+
+    // pnpm writes the store, pacquet reads it offline.
+    let env = PnpmEnv::new(&tmp.path().join("env-b"), &registry.url());
+    let by_pnpm = tmp.path().join("b/pnpm");
+    prepare_project(name, &by_pnpm, &registry.url());
+    env.install_frozen(&by_pnpm);
+    let by_pacquet = tmp.path().join("b/pacquet");
+    prepare_project(name, &by_pacquet, &registry.url());
+    registry.reset_requests();
+    pacquet_install_ok(&env, &by_pacquet, &["--offline"]);
+    assert_eq!(
+        registry.total_requests(),
+        0,
+        "pacquet fetched: {:?}",
+        registry.requests()
+    );
+    let opts = DiffOptions::for_installs(&by_pnpm, &env.store_dir, &by_pacquet, &env.store_dir);
+    assert_trees_equal(&by_pnpm, &by_pacquet, &opts);
+}
+
+/// A warm install (store filled, no node_modules) downloads nothing and
+/// reports every package as reused.
+#[test]
+fn warm_install_downloads_nothing() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let env = PnpmEnv::new(&tmp.path().join("env"), &registry.url());
+    let first = tmp.path().join("first");
+    prepare_project("basic", &first, &registry.url());
+    pacquet_install_ok(&env, &first, &[]);
+    assert!(registry.total_requests() > 0);
+
+    let second = tmp.path().join("second");
+    prepare_project("basic", &second, &registry.url());
+    registry.reset_requests();
+    let out = pacquet_install_ok(&env, &second, &[]);
+    assert_eq!(registry.total_requests(), 0, "{:?}", registry.requests());
+    assert!(stdout(&out).contains("downloaded 0"), "{}", stdout(&out));
+    let opts = DiffOptions::for_installs(&first, &env.store_dir, &second, &env.store_dir);
+    assert_trees_equal(&first, &second, &opts);
+}
+
+/// Running the install again over a complete tree changes nothing.
+#[test]
+fn repeat_install_keeps_the_tree() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let env = PnpmEnv::new(&tmp.path().join("env"), &registry.url());
+    let project = tmp.path().join("project");
+    prepare_project("combined", &project, &registry.url());
+    pacquet_install_ok(&env, &project, &[]);
+    let copy = tmp.path().join("copy");
+    snapshot(&project, &copy);
+    registry.reset_requests();
+    pacquet_install_ok(&env, &project, &[]);
+    assert_eq!(registry.total_requests(), 0);
+    let opts = DiffOptions::for_installs(&copy, &env.store_dir, &project, &env.store_dir)
+        .substitute(copy.display().to_string(), "<PROJECT>");
+    assert_trees_equal(&copy, &project, &opts);
+}
+
+/// `cp -a` keeps symlinks and modes.
+fn snapshot(from: &Path, to: &Path) {
+    let status = std::process::Command::new("cp")
+        .arg("-a")
+        .arg(from)
+        .arg(to)
+        .status()
+        .unwrap();
+    assert!(status.success());
+}

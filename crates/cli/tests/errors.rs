@@ -1,0 +1,147 @@
+//! Bad input gets pnpm's error code, exit code 1, and leaves the store
+//! consistent.
+
+mod support;
+
+use std::path::Path;
+
+use pacquet_testing::{Fault, PnpmEnv, Registry, prepare_project, tarball_path};
+use support::{pacquet, pacquet_install_ok, stderr};
+
+fn setup(registry: &Registry, tmp: &Path, name: &str) -> (PnpmEnv, std::path::PathBuf) {
+    let project = tmp.join("project");
+    prepare_project(name, &project, &registry.url());
+    let env = PnpmEnv::new(&tmp.join("env"), &registry.url());
+    (env, project)
+}
+
+fn assert_fails_with(out: &std::process::Output, code: &str) {
+    assert_eq!(out.status.code(), Some(1), "stderr: {}", stderr(out));
+    assert!(
+        stderr(out).contains(&format!("Error: {code}")),
+        "expected {code} in:\n{}",
+        stderr(out)
+    );
+}
+
+#[test]
+fn missing_lockfile_is_no_lockfile() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let (env, project) = setup(&registry, tmp.path(), "basic");
+    std::fs::remove_file(project.join("pnpm-lock.yaml")).unwrap();
+    let out = pacquet(&env, &project, &["install", "--frozen-lockfile"]);
+    assert_fails_with(&out, "ERR_PNPM_NO_LOCKFILE");
+    assert!(!project.join("node_modules").exists());
+}
+
+#[test]
+fn broken_yaml_is_broken_lockfile() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let (env, project) = setup(&registry, tmp.path(), "basic");
+    std::fs::write(
+        project.join("pnpm-lock.yaml"),
+        "lockfileVersion: '9.0'\nimporters: [\n",
+    )
+    .unwrap();
+    let out = pacquet(&env, &project, &["install", "--frozen-lockfile"]);
+    assert_fails_with(&out, "ERR_PNPM_BROKEN_LOCKFILE");
+}
+
+#[test]
+fn outdated_lockfile_is_refused() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let (env, project) = setup(&registry, tmp.path(), "basic");
+    let manifest = std::fs::read_to_string(project.join("package.json")).unwrap();
+    let manifest = manifest.replace("\"pq-plain\": \"^1.0.0\"", "\"pq-plain\": \"^2.0.0\"");
+    std::fs::write(project.join("package.json"), manifest).unwrap();
+
+    let out = pacquet(&env, &project, &["install", "--frozen-lockfile"]);
+    assert_fails_with(&out, "ERR_PNPM_OUTDATED_LOCKFILE");
+    // Without --frozen-lockfile it would need resolving, which pacquet says
+    // it cannot do yet.
+    let out = pacquet(&env, &project, &["install"]);
+    assert_fails_with(&out, "ERR_PACQUET_RESOLUTION_NOT_SUPPORTED");
+}
+
+#[test]
+fn up_to_date_lockfile_installs_without_frozen_flag() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let (env, project) = setup(&registry, tmp.path(), "basic");
+    let out = pacquet(&env, &project, &["install"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(project.join("node_modules/pq-plain/package.json").exists());
+}
+
+#[test]
+fn wrong_integrity_is_tarball_integrity_and_nothing_is_stored() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let (env, project) = setup(&registry, tmp.path(), "basic");
+    registry.fail_next(&tarball_path("pq-plain", "1.1.0"), Fault::WrongBody);
+    let out = pacquet(&env, &project, &["install", "--frozen-lockfile"]);
+    assert_fails_with(&out, "ERR_PNPM_TARBALL_INTEGRITY");
+    assert!(
+        !project
+            .join("node_modules/.pnpm/pq-plain@1.1.0/node_modules/pq-plain/package.json")
+            .exists()
+    );
+
+    // The next run repairs everything.
+    pacquet_install_ok(&env, &project, &[]);
+    assert!(project.join("node_modules/pq-plain/package.json").exists());
+}
+
+#[test]
+fn http_404_is_tarball_http_status() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let (env, project) = setup(&registry, tmp.path(), "basic");
+    registry.fail_next(&tarball_path("pq-plain", "1.1.0"), Fault::Status(404));
+    let out = pacquet(&env, &project, &["install", "--frozen-lockfile"]);
+    assert_fails_with(&out, "ERR_PNPM_TARBALL_HTTP_STATUS");
+    assert!(stderr(&out).contains("404"), "{}", stderr(&out));
+}
+
+#[test]
+fn offline_with_empty_store_is_no_offline_tarball() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let (env, project) = setup(&registry, tmp.path(), "basic");
+    let out = pacquet(
+        &env,
+        &project,
+        &["install", "--frozen-lockfile", "--offline"],
+    );
+    assert_fails_with(&out, "ERR_PNPM_NO_OFFLINE_TARBALL");
+    assert_eq!(registry.total_requests(), 0);
+}
+
+/// A CAS file modified behind pacquet's back is detected and fetched again.
+#[test]
+fn damaged_store_file_is_refetched() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let (env, project) = setup(&registry, tmp.path(), "basic");
+    pacquet_install_ok(&env, &project, &[]);
+    let file = project.join("node_modules/.pnpm/pq-plain@1.1.0/node_modules/pq-plain/index.js");
+    let original = std::fs::read(&file).unwrap();
+    // The node_modules file is a hardlink to the CAS blob: damage both.
+    std::fs::write(&file, b"tampered").unwrap();
+    std::fs::remove_dir_all(project.join("node_modules")).unwrap();
+
+    let offline = pacquet(
+        &env,
+        &project,
+        &["install", "--frozen-lockfile", "--offline"],
+    );
+    assert_fails_with(&offline, "ERR_PNPM_NO_OFFLINE_TARBALL");
+
+    registry.reset_requests();
+    pacquet_install_ok(&env, &project, &[]);
+    assert_eq!(registry.tarball_requests("pq-plain", "1.1.0"), 1);
+    assert_eq!(std::fs::read(&file).unwrap(), original);
+}

@@ -1,0 +1,50 @@
+//! Shared helpers: run the built `pacquet` binary with the same isolated
+//! environment pnpm gets, so both tools see the same HOME, XDG dirs and CI.
+
+#![allow(dead_code)]
+
+use std::{
+    path::{Path, PathBuf},
+    process::{Command, Output},
+};
+
+use pacquet_testing::PnpmEnv;
+
+pub fn pacquet_bin() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_pacquet"))
+}
+
+/// `pacquet <args>` in `dir` with `env`'s isolation and store.
+pub fn pacquet(env: &PnpmEnv, dir: &Path, args: &[&str]) -> Output {
+    let mut cmd = Command::new(pacquet_bin());
+    env.apply_env(&mut cmd);
+    cmd.current_dir(dir)
+        .args(args)
+        .arg(format!("--store-dir={}", env.store_dir.display()));
+    cmd.output().expect("spawn pacquet")
+}
+
+/// `pacquet install --frozen-lockfile`, which must succeed.
+pub fn pacquet_install_ok(env: &PnpmEnv, dir: &Path, extra: &[&str]) -> Output {
+    let mut args = vec!["install", "--frozen-lockfile"];
+    args.extend_from_slice(extra);
+    let out = pacquet(env, dir, &args);
+    assert!(
+        out.status.success(),
+        "pacquet {} failed in {} ({}):\n--- stdout\n{}\n--- stderr\n{}",
+        args.join(" "),
+        dir.display(),
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+pub fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+pub fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}

@@ -1,0 +1,255 @@
+//! Dependency builds: which packages may run lifecycle scripts (the
+//! `allowBuilds` policy), how each is imported (a package that will build is
+//! copied so its scripts cannot touch store blobs; one already built is
+//! restored from the side-effects cache), and running the scripts in
+//! dependency order once everything is linked.
+
+use std::{
+    collections::HashMap,
+    path::{Path, PathBuf},
+    sync::Mutex,
+};
+
+use pacquet_config::Config;
+use pacquet_lockfile::Lockfile;
+use pacquet_scripts::{
+    BuildDecision, BuildNode, BuildOptions, BuildPolicy, DepsHashMemo, ScriptEvent,
+    dependency_scripts, deps_hash, run_dependency_builds, side_effects_cache_key,
+};
+use pacquet_store_index::{FileInfo, IndexSender, PackageFilesIndex};
+use serde_json::Value;
+
+use super::InstallError;
+use crate::{InstallPlan, LinkOwner, Slot};
+
+/// How one package directory is filled.
+pub enum ImportMode {
+    /// Link the row's files (hardlinks under `auto`).
+    Plain,
+    /// Copy: the package's scripts will run in it.
+    ForBuild,
+    /// The row's files with this side-effects entry applied: already built.
+    Restored(Vec<(String, FileInfo)>),
+}
+
+/// A package whose scripts will run after linking.
+struct PendingBuild {
+    files: Vec<(String, FileInfo)>,
+    cache_key: Option<String>,
+    store_key: Option<String>,
+}
+
+pub struct Builds<'a> {
+    lockfile: &'a Lockfile,
+    policy: BuildPolicy,
+    ignore_scripts: bool,
+    child_concurrency: usize,
+    /// `<platform>;<arch>;node<major>` is known only when node runs.
+    engine: Option<(&'static str, &'static str, u32)>,
+    side_effects_read: bool,
+    side_effects_write: bool,
+    memo: Mutex<DepsHashMemo>,
+    pending: Mutex<HashMap<usize, PendingBuild>>,
+    ignored: Mutex<Vec<String>>,
+}
+
+impl<'a> Builds<'a> {
+    pub fn new(config: &Config, lockfile: &'a Lockfile) -> Self {
+        let engine = pacquet_scripts::node_major().map(|major| {
+            (
+                pacquet_scripts::node_platform(),
+                pacquet_scripts::node_arch(),
+                major,
+            )
+        });
+        Builds {
+            lockfile,
+            policy: BuildPolicy::new(&config.allow_builds, config.dangerously_allow_all_builds),
+            ignore_scripts: config.ignore_scripts,
+            child_concurrency: config.child_concurrency.max(1),
+            engine,
+            side_effects_read: config.side_effects_cache,
+            side_effects_write: config.side_effects_cache && !config.side_effects_cache_readonly,
+            memo: Mutex::new(DepsHashMemo::new()),
+            pending: Mutex::new(HashMap::new()),
+            ignored: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// Decides how slot `i` is imported from `row`.
+    pub fn mode(&self, i: usize, slot: &Slot, row: &PackageFilesIndex) -> ImportMode {
+        if self.ignore_scripts || row.requires_build != Some(true) {
+            return ImportMode::Plain;
+        }
+        let name = slot.name();
+        let version = slot.dep_path.version();
+        match self
+            .policy
+            .decide(name, version, slot.dep_path.package_id())
+        {
+            BuildDecision::Allowed => {}
+            BuildDecision::Denied => return ImportMode::Plain,
+            BuildDecision::NotApproved => {
+                let id = format!("{name}@{version}");
+                let mut ignored = self.ignored.lock().unwrap_or_else(|e| e.into_inner());
+                if !ignored.contains(&id) {
+                    ignored.push(id);
+                }
+                return ImportMode::Plain;
+            }
+        }
+        let cache_key = self.engine.map(|(platform, arch, major)| {
+            let mut memo = self.memo.lock().unwrap_or_else(|e| e.into_inner());
+            let hash = deps_hash(self.lockfile, &slot.dep_path, &mut memo);
+            side_effects_cache_key(
+                platform,
+                arch,
+                major,
+                Some(&hash),
+                slot.dep_path.patch_hash(),
+            )
+        });
+        if self.side_effects_read
+            && let Some(key) = &cache_key
+            && let Some((_, diff)) = row.side_effects.iter().flatten().find(|(k, _)| k == key)
+        {
+            return ImportMode::Restored(apply_diff(&row.files, diff));
+        }
+        self.pending
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(
+                i,
+                PendingBuild {
+                    files: row.files.clone(),
+                    cache_key,
+                    store_key: slot.store_key.clone(),
+                },
+            );
+        ImportMode::ForBuild
+    }
+
+    pub fn has_pending(&self) -> bool {
+        !self
+            .pending
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .is_empty()
+    }
+
+    /// Slot `i` was already complete on disk: it was built before.
+    pub fn cancel(&self, i: usize) {
+        self.pending
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&i);
+    }
+
+    /// `name@version` of packages that wanted to build but are not in
+    /// `allowBuilds`, sorted.
+    pub fn ignored(&self) -> Vec<String> {
+        let mut ignored = self
+            .ignored
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone();
+        ignored.sort();
+        ignored
+    }
+
+    /// Runs the pending builds in dependency order, then uploads what each
+    /// build changed into the store row's `sideEffects`.
+    pub fn run(
+        &self,
+        root: &Path,
+        plan: &InstallPlan,
+        manifests: &[std::sync::OnceLock<Value>],
+        cas: &pacquet_cas::Cas,
+        sender: Option<IndexSender>,
+        extra_bin_dirs: &[PathBuf],
+        report: &(dyn Fn(&ScriptEvent<'_>) + Sync),
+    ) -> Result<Vec<usize>, InstallError> {
+        let pending = std::mem::take(&mut *self.pending.lock().unwrap_or_else(|e| e.into_inner()));
+        if pending.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut deps: Vec<Vec<usize>> = vec![Vec::new(); plan.slots.len()];
+        for link in &plan.symlinks {
+            if let (LinkOwner::Slot(from), Some(to)) = (link.owner, link.target_slot) {
+                deps[from].push(to);
+            }
+        }
+        let nodes: Vec<BuildNode> = plan
+            .slots
+            .iter()
+            .enumerate()
+            .map(|(i, slot)| {
+                let manifest = manifests[i].get().cloned().unwrap_or(Value::Null);
+                let package_dir = root.join(&slot.package_dir);
+                let stages = if pending.contains_key(&i) {
+                    let gyp = package_dir.join("binding.gyp").exists();
+                    dependency_scripts(&manifest, gyp)
+                } else {
+                    Vec::new()
+                };
+                BuildNode {
+                    name: slot.name().to_owned(),
+                    version: slot.dep_path.version().to_owned(),
+                    pkg_id: slot.dep_path.package_id().to_owned(),
+                    package_dir,
+                    manifest,
+                    stages,
+                    deps: std::mem::take(&mut deps[i]),
+                    optional: slot.optional,
+                }
+            })
+            .collect();
+        let after_build = |i: usize| -> Result<(), pacquet_scripts::ScriptsError> {
+            let Some(build) = pending.get(&i) else {
+                return Ok(());
+            };
+            let (Some(sender), Some(cache_key), Some(store_key), true) = (
+                sender.as_ref(),
+                build.cache_key.as_ref(),
+                build.store_key.as_ref(),
+                self.side_effects_write,
+            ) else {
+                return Ok(());
+            };
+            let write = |content: &[u8], exec: bool| cas.write(content, exec).map(|f| f.digest);
+            let diff =
+                pacquet_scripts::diff_package_dir(&nodes[i].package_dir, &build.files, &write)?;
+            sender.put_side_effects(store_key.clone(), cache_key.clone(), diff);
+            Ok(())
+        };
+        let opts = BuildOptions {
+            child_concurrency: self.child_concurrency,
+            init_cwd: root,
+            extra_bin_dirs,
+            reporter: Some(report),
+            after_build: Some(&after_build),
+            ..BuildOptions::default()
+        };
+        let report = run_dependency_builds(&nodes, &opts)?;
+        Ok(report.failed_optional.into_iter().map(|(i, _)| i).collect())
+    }
+}
+
+/// `added ∪ (files − deleted)`, sorted by path.
+fn apply_diff(
+    files: &[(String, FileInfo)],
+    diff: &pacquet_store_index::SideEffectsDiff,
+) -> Vec<(String, FileInfo)> {
+    let deleted: std::collections::HashSet<&str> =
+        diff.deleted.iter().flatten().map(String::as_str).collect();
+    let added = diff.added.as_deref().unwrap_or_default();
+    let replaced: std::collections::HashSet<&str> = added.iter().map(|(p, _)| p.as_str()).collect();
+    let mut out: Vec<(String, FileInfo)> = files
+        .iter()
+        .filter(|(p, _)| !deleted.contains(p.as_str()) && !replaced.contains(p.as_str()))
+        .cloned()
+        .collect();
+    out.extend(added.iter().cloned());
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out
+}

@@ -1,0 +1,75 @@
+//! Importing one package directory from an index row: the shared context of
+//! the warm and cold paths.
+
+use std::{path::Path, sync::OnceLock};
+
+use pacquet_cas::Cas;
+use pacquet_store_index::{FileInfo, PackageFilesIndex};
+use serde_json::Value;
+
+use super::{
+    InstallError,
+    build::{Builds, ImportMode},
+};
+use crate::{
+    ImportMethod, ImportOutcome, ImportState, PackageFile, Slot, import_package,
+    reporter::{Event, Origin, Reporter},
+};
+
+/// What every package import of one install shares.
+pub struct LinkContext<'a> {
+    pub root: &'a Path,
+    pub cas: &'a Cas,
+    pub method: ImportMethod,
+    pub state: ImportState,
+    /// `verifyStoreIntegrity`.
+    pub verify: bool,
+    pub reporter: &'a dyn Reporter,
+    /// Bundled manifest per slot, filled as packages land (bins read it).
+    pub manifests: Vec<OnceLock<Value>>,
+    pub builds: &'a Builds<'a>,
+}
+
+impl LinkContext<'_> {
+    /// Places `row`'s files at the slot's package directory.
+    pub fn import(
+        &self,
+        slot_index: usize,
+        slot: &Slot,
+        row: &PackageFilesIndex,
+        origin: Origin,
+    ) -> Result<ImportOutcome, InstallError> {
+        let package_id = slot.dep_path.as_str();
+        self.reporter.report(Event::Fetched { package_id, origin });
+        let mode = self.builds.mode(slot_index, slot, row);
+        let (entries, method) = match &mode {
+            ImportMode::Plain => (row.files.as_slice(), self.method),
+            // Scripts write into the package: never share inodes with the store.
+            ImportMode::ForBuild => (row.files.as_slice(), ImportMethod::CloneOrCopy),
+            ImportMode::Restored(files) => (files.as_slice(), self.method),
+        };
+        let files = package_files(self.cas, entries);
+        let dest = self.root.join(&slot.package_dir);
+        let outcome = import_package(&dest, &files, method, &self.state)?;
+        if outcome == ImportOutcome::AlreadyComplete {
+            self.builds.cancel(slot_index);
+        }
+        if let Some(manifest) = &row.manifest {
+            let _ = self.manifests[slot_index].set(manifest.clone());
+        }
+        self.reporter.report(Event::Imported { package_id });
+        Ok(outcome)
+    }
+}
+
+/// The CAS blob of every file of a row.
+pub fn package_files<'r>(cas: &Cas, files: &'r [(String, FileInfo)]) -> Vec<PackageFile<'r>> {
+    files
+        .iter()
+        .map(|(path, info)| PackageFile {
+            rel_path: path,
+            src: cas.file_path(&info.digest, info.is_executable()),
+            executable: info.is_executable(),
+        })
+        .collect()
+}

@@ -1,0 +1,148 @@
+//! Reading the wanted lockfile and the `--frozen-lockfile` gates
+//! (lockfile.md §8): it exists, parses, matches the settings and satisfies
+//! every project's `package.json`.
+
+use std::path::{Path, PathBuf};
+
+use pacquet_config::Config;
+use pacquet_lockfile::{
+    ExpectedSettings, ImporterCheckOptions, Lockfile, LockfileError, ProjectManifest,
+    check_importers, check_settings, read_lockfile,
+};
+
+use super::InstallError;
+
+pub const LOCKFILE_NAME: &str = "pnpm-lock.yaml";
+
+/// A workspace project: its importer id (`.`, `packages/a`), directory and manifest.
+pub struct Project {
+    pub id: String,
+    pub dir: PathBuf,
+    pub manifest: ProjectManifest,
+}
+
+/// The lockfile, checked against the projects and settings.
+pub struct CheckedLockfile {
+    pub lockfile: Lockfile,
+    pub path: PathBuf,
+    pub projects: Vec<Project>,
+}
+
+/// Reads and checks the lockfile. Without `--frozen-lockfile` an up-to-date
+/// lockfile installs exactly as with it; anything that would need resolving
+/// fails, because pacquet does not resolve.
+pub fn read_checked_lockfile(
+    config: &Config,
+    frozen: bool,
+) -> Result<CheckedLockfile, InstallError> {
+    let root = &config.workspace_root;
+    let projects = read_projects(config)?;
+    let path = root.join(LOCKFILE_NAME);
+    let gate = |err: LockfileError| {
+        if frozen {
+            InstallError::Lockfile(err)
+        } else {
+            InstallError::NeedsResolution(Box::new(err))
+        }
+    };
+    let lockfile = match read_lockfile(&path).map_err(InstallError::Lockfile)? {
+        Some(lockfile) => lockfile,
+        None if projects.iter().all(|p| !p.manifest.has_dependencies()) => Lockfile {
+            lockfile_version: "9.0".into(),
+            ..Lockfile::default()
+        },
+        None => return Err(gate(LockfileError::NoLockfile)),
+    };
+    check_settings(&lockfile, &expected_settings(config, &lockfile)).map_err(gate)?;
+    let pairs: Vec<(&str, &ProjectManifest)> = projects
+        .iter()
+        .map(|p| (p.id.as_str(), &p.manifest))
+        .collect();
+    let opts = ImporterCheckOptions {
+        auto_install_peers: config.auto_install_peers,
+        exclude_links_from_lockfile: config.exclude_links_from_lockfile,
+        ignored_optional_dependencies: config.ignored_optional_dependencies.clone(),
+    };
+    check_importers(&lockfile, &pairs, &opts).map_err(gate)?;
+    Ok(CheckedLockfile {
+        lockfile,
+        path,
+        projects,
+    })
+}
+
+fn read_projects(config: &Config) -> Result<Vec<Project>, InstallError> {
+    let root = &config.workspace_root;
+    let dirs = if config.is_workspace {
+        pacquet_config::find_workspace_projects(root, &config.packages)
+            .map_err(InstallError::Config)?
+    } else {
+        vec![root.clone()]
+    };
+    dirs.into_iter()
+        .map(|dir| {
+            let manifest = ProjectManifest::from_path(&dir.join("package.json"))
+                .map_err(InstallError::Lockfile)?;
+            Ok(Project {
+                id: importer_id(root, &dir),
+                dir,
+                manifest,
+            })
+        })
+        .collect()
+}
+
+/// `.` for the root, else the `/`-separated path relative to it.
+pub fn importer_id(root: &Path, dir: &Path) -> String {
+    match dir.strip_prefix(root) {
+        Ok(rel) if rel.as_os_str().is_empty() => ".".to_owned(),
+        Ok(rel) => rel.to_string_lossy().replace('\\', "/"),
+        Err(_) => dir.to_string_lossy().into_owned(),
+    }
+}
+
+fn expected_settings(config: &Config, lockfile: &Lockfile) -> ExpectedSettings {
+    ExpectedSettings {
+        overrides: config
+            .overrides
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect(),
+        auto_install_peers: config.auto_install_peers,
+        exclude_links_from_lockfile: config.exclude_links_from_lockfile,
+        dedupe_peers: config.dedupe_peers,
+        peers_suffix_max_length: config.peers_suffix_max_length,
+        inject_workspace_packages: config.inject_workspace_packages,
+        ignored_optional_dependencies: config.ignored_optional_dependencies.clone(),
+        // pacquet cannot compute these checksums (pnpmfiles and package
+        // extensions run JavaScript); trust what the lockfile recorded.
+        package_extensions_checksum: lockfile.package_extensions_checksum.clone(),
+        pnpmfile_checksum: lockfile.pnpmfile_checksum.clone(),
+        patched_dependencies: lockfile
+            .patched_dependencies
+            .iter()
+            .flatten()
+            .map(|(k, v)| {
+                (
+                    k.clone(),
+                    v.as_str()
+                        .map(str::to_owned)
+                        .unwrap_or_else(|| v.to_string()),
+                )
+            })
+            .collect(),
+        catalogs: config
+            .catalogs
+            .iter()
+            .map(|(name, entries)| {
+                (
+                    name.clone(),
+                    entries
+                        .iter()
+                        .map(|(k, v)| (k.clone(), v.clone()))
+                        .collect(),
+                )
+            })
+            .collect(),
+    }
+}

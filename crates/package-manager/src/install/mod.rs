@@ -1,0 +1,267 @@
+//! Carrying out an install: read and check the lockfile, plan, prefetch the
+//! store index in one batch, then link warm packages (already in the store)
+//! while cold ones download, and finish with symlinks, bins and state files.
+
+mod bins;
+mod build;
+mod cold;
+mod dirs;
+mod error;
+mod files;
+mod gates;
+mod options;
+mod state;
+mod store;
+mod symlinks;
+mod warm;
+mod write_state;
+
+use std::sync::OnceLock;
+
+pub use error::InstallError;
+pub use gates::{CheckedLockfile, LOCKFILE_NAME, Project, importer_id, read_checked_lockfile};
+pub use options::{import_method, plan_options, relative_path};
+pub use state::write_atomic;
+
+use pacquet_config::Config;
+use pacquet_lockfile::DependencyGroup;
+
+use crate::{
+    FetchSource, ImportState, InstallPlan, plan,
+    reporter::{DirectDependency, Event, Reporter},
+};
+
+/// What the caller asks for; everything else comes from [`Config`].
+pub struct InstallRequest<'a> {
+    pub config: &'a Config,
+    pub frozen_lockfile: bool,
+}
+
+/// What an install did, for callers and tests.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct InstallSummary {
+    /// Package directories in the virtual store.
+    pub added: usize,
+    /// Packages whose files came from the store.
+    pub reused: usize,
+    /// Packages downloaded.
+    pub downloaded: usize,
+    /// Optional packages skipped for the platform.
+    pub skipped: usize,
+}
+
+/// Installs the projects of `req.config` from the lockfile. Blocking: the
+/// warm set is linked on the rayon pool while downloads run on `runtime`.
+pub fn install(
+    req: &InstallRequest<'_>,
+    runtime: &tokio::runtime::Handle,
+    reporter: &dyn Reporter,
+) -> Result<InstallSummary, InstallError> {
+    let config = req.config;
+    let checked = gates::read_checked_lockfile(config, req.frozen_lockfile)?;
+    let tarball_url = |name: &str, version: &str| config.tarball_url(name, version);
+    let opts = options::plan_options(config, &checked.projects, &tarball_url);
+    let plan = plan(&checked.lockfile, &opts)?;
+    refuse_unsupported(&plan)?;
+    reporter.report(Event::Resolved {
+        total: plan.slots.len(),
+    });
+    for key in &plan.skipped {
+        reporter.report(Event::SkippedOptional {
+            package_id: key,
+            reason: "unsupported platform",
+        });
+    }
+
+    let root = config.workspace_root.as_path();
+    let store = store::Store::open(&config.store_dir);
+    let rows = store::prefetch_rows(&store, &plan, config.strict_store_pkg_content_check)?;
+    let (warm_slots, mut cold_slots) = rows.partition();
+    if config.offline {
+        offline_check(&plan, &cold_slots)?;
+    }
+
+    dirs::create_dirs(root, &plan.dirs)?;
+    let builds = build::Builds::new(config, &checked.lockfile);
+    let ctx = files::LinkContext {
+        root,
+        cas: &store.cas,
+        method: options::import_method(config),
+        state: ImportState::new(),
+        verify: config.verify_store_integrity,
+        reporter,
+        manifests: (0..plan.slots.len()).map(|_| OnceLock::new()).collect(),
+        builds: &builds,
+    };
+    let fetcher = cold::FetchContext::new(config, root)?;
+
+    let (damaged, cold_result) = std::thread::scope(|s| {
+        let warm = s.spawn(|| warm::link_warm(&ctx, &plan, &rows, &warm_slots));
+        let cold = cold::fetch_and_link(runtime, &ctx, &fetcher, &store, &plan, &cold_slots);
+        (warm.join(), cold)
+    });
+    let damaged = damaged.map_err(|_| InstallError::Internal {
+        what: "warm linking panicked".into(),
+    })??;
+    cold_result?;
+    let downloaded_first = cold_slots.len();
+    if !damaged.is_empty() {
+        // Store files that failed the integrity re-check: fetch them again.
+        if config.offline {
+            offline_check(&plan, &damaged)?;
+        }
+        cold::fetch_and_link(runtime, &ctx, &fetcher, &store, &plan, &damaged)?;
+        cold_slots.extend(damaged.iter().copied());
+    }
+
+    symlinks::create_symlinks(root, &plan.symlinks)?;
+    bins::link_all_bins(root, &plan, &opts, &ctx.manifests)?;
+
+    let vsd = root.join(&opts.virtual_store_dir);
+    let extra_bin_dirs = [
+        vsd.join("node_modules/.bin"),
+        root.join(&opts.modules_dir).join(".bin"),
+    ];
+    let report_line = |event: &pacquet_scripts::ScriptEvent<'_>| {
+        reporter.report(Event::ScriptOutput {
+            line: &event.to_line(),
+        });
+    };
+    let sender = if builds.has_pending() {
+        Some(store.sender()?)
+    } else {
+        None
+    };
+    let failed_optional = builds.run(
+        root,
+        &plan,
+        &ctx.manifests,
+        &store.cas,
+        sender,
+        &extra_bin_dirs,
+        &report_line,
+    )?;
+    for i in failed_optional {
+        let message = format!(
+            "Skipping failed optional dependency {}",
+            plan.slots[i].dep_path.as_str()
+        );
+        reporter.report(Event::Warning { message: &message });
+    }
+    // Builds may create the files bins point at: link them again (shims
+    // already in place are left alone).
+    bins::link_all_bins(root, &plan, &opts, &ctx.manifests)?;
+
+    let ignored_builds = builds.ignored();
+    write_state::write_state_files(&write_state::StateInputs {
+        config,
+        checked: &checked,
+        plan: &plan,
+        opts: &opts,
+        ignored_builds: &ignored_builds,
+    })?;
+    let methods = ctx.state.methods_used();
+    drop(ctx);
+    store.finish()?;
+    if let Some(method) = methods.first() {
+        reporter.report(Event::ImportMethod {
+            method: method_name(*method),
+        });
+    }
+
+    if !ignored_builds.is_empty() && config.strict_dep_builds {
+        return Err(InstallError::LifecycleScripts(
+            pacquet_scripts::ignored_builds_error(&ignored_builds),
+        ));
+    }
+    let direct = direct_dependencies(&plan);
+    let summary = InstallSummary {
+        added: plan.slots.len(),
+        reused: plan.slots.len() - cold_slots.len(),
+        downloaded: downloaded_first + damaged.len(),
+        skipped: plan.skipped.len(),
+    };
+    reporter.report(Event::Summary {
+        added: summary.added,
+        direct: &direct,
+    });
+    Ok(summary)
+}
+
+/// Fails before touching anything when a package cannot be fetched, so an
+/// unsupported dependency never leaves a partial tree.
+fn refuse_unsupported(plan: &InstallPlan) -> Result<(), InstallError> {
+    for slot in &plan.slots {
+        let reason = match &slot.fetch {
+            FetchSource::Unsupported { reason } => reason.clone(),
+            FetchSource::Directory { path } => {
+                format!("`file:` directory dependencies ({path}) are not supported yet")
+            }
+            FetchSource::Git { repo, .. } => {
+                format!("git dependencies ({repo}) are not supported yet")
+            }
+            FetchSource::GitHostedTarball { url, .. } => {
+                format!("git-hosted tarballs ({url}) are not supported yet")
+            }
+            _ => continue,
+        };
+        return Err(InstallError::UnsupportedResolution {
+            package_id: slot.dep_path.as_str().to_owned(),
+            reason,
+        });
+    }
+    Ok(())
+}
+
+fn offline_check(plan: &InstallPlan, missing: &[usize]) -> Result<(), InstallError> {
+    if let Some(&i) = missing.first() {
+        let slot = &plan.slots[i];
+        return Err(InstallError::NoOfflineTarball {
+            package_id: slot.dep_path.package_id().to_owned(),
+            tarball_url: cold::source_url(&slot.fetch).to_owned(),
+        });
+    }
+    Ok(())
+}
+
+fn method_name(method: crate::UsedMethod) -> &'static str {
+    match method {
+        crate::UsedMethod::Hardlink => "hardlink",
+        crate::UsedMethod::Clone => "clone",
+        crate::UsedMethod::Copy => "copy",
+    }
+}
+
+/// The root project's direct dependencies, for the closing summary.
+fn direct_dependencies(plan: &InstallPlan) -> Vec<DirectDependency> {
+    let Some(root) = plan.importers.iter().find(|i| i.id == ".") else {
+        return Vec::new();
+    };
+    root.direct
+        .iter()
+        .map(|d| {
+            let version = match &d.target {
+                crate::DirectTarget::Slot(i) => plan.slots[*i].dep_path.version().to_owned(),
+                crate::DirectTarget::Link(dir) => format!("link:{dir}"),
+            };
+            let name = match &d.target {
+                crate::DirectTarget::Slot(i) => plan.slots[*i].name().to_owned(),
+                crate::DirectTarget::Link(_) => d.alias.clone(),
+            };
+            DirectDependency {
+                group: group_name(d.group),
+                alias: d.alias.clone(),
+                name,
+                version,
+            }
+        })
+        .collect()
+}
+
+fn group_name(group: DependencyGroup) -> &'static str {
+    match group {
+        DependencyGroup::Prod => "dependencies",
+        DependencyGroup::Dev => "devDependencies",
+        DependencyGroup::Optional => "optionalDependencies",
+    }
+}

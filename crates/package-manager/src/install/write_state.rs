@@ -1,0 +1,167 @@
+//! The state files written at the end of an install, so pnpm 12 run
+//! afterwards sees an up-to-date `node_modules`, and the store's
+//! `projects/` registration.
+
+use std::{
+    path::Path,
+    time::{SystemTime, UNIX_EPOCH},
+};
+
+use pacquet_config::Config;
+use serde_json::json;
+use sha2::{Digest, Sha256};
+
+use super::{InstallError, gates::CheckedLockfile, state::write_atomic};
+use crate::{
+    InstallPlan, PlanOptions,
+    state::{
+        ModulesYaml, ProjectEntry, WorkspaceState, WorkspaceStateSettings, http_date, modules_yaml,
+        workspace_state,
+    },
+};
+
+/// pnpm reads these files back; they say which pnpm version's layout they
+/// describe. pacquet builds pnpm 12.21's layout.
+pub const PACKAGE_MANAGER: &str = "pnpm@12.21.0";
+
+pub struct StateInputs<'a> {
+    pub config: &'a Config,
+    pub checked: &'a CheckedLockfile,
+    pub plan: &'a InstallPlan,
+    pub opts: &'a PlanOptions<'a>,
+    pub ignored_builds: &'a [String],
+}
+
+pub fn write_state_files(inputs: &StateInputs<'_>) -> Result<(), InstallError> {
+    let StateInputs {
+        config,
+        checked,
+        plan,
+        opts,
+        ignored_builds,
+    } = inputs;
+    let root = config.workspace_root.as_path();
+    let now = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap_or_default();
+    let store_dir = config.store_dir.to_string_lossy().into_owned();
+    let modules = root.join(&opts.modules_dir);
+    std::fs::create_dir_all(&modules).map_err(InstallError::write(&modules))?;
+
+    let vsd = root.join(&opts.virtual_store_dir);
+    std::fs::create_dir_all(&vsd).map_err(InstallError::write(&vsd))?;
+    let lock_path = vsd.join("lock.yaml");
+    write_atomic(&lock_path, current_lockfile(checked, plan).as_bytes())
+        .map_err(InstallError::write(&lock_path))?;
+
+    let yaml = modules_yaml(
+        plan,
+        opts,
+        &ModulesYaml {
+            store_dir: store_dir.clone(),
+            pruned_at: http_date(now.as_secs()),
+            package_manager: PACKAGE_MANAGER.to_owned(),
+            allow_builds: config.allow_builds.clone(),
+            ignored_builds: ignored_builds.to_vec(),
+            injected_deps: Default::default(),
+        },
+    );
+    let yaml_path = modules.join(".modules.yaml");
+    write_atomic(&yaml_path, yaml.as_bytes()).map_err(InstallError::write(&yaml_path))?;
+
+    let state = WorkspaceState {
+        last_validated_timestamp: now.as_millis() as u64,
+        projects: checked
+            .projects
+            .iter()
+            .map(|p| ProjectEntry {
+                dir: p.dir.to_string_lossy().into_owned(),
+                name: p.manifest.name.clone(),
+                version: p.manifest.version.clone(),
+            })
+            .collect(),
+        pnpmfiles: Vec::new(),
+        filtered_install: false,
+        settings: settings(config, &store_dir),
+    };
+    let state_path = modules.join(".pnpm-workspace-state-v1.json");
+    write_atomic(&state_path, workspace_state(&state).as_bytes())
+        .map_err(InstallError::write(&state_path))?;
+
+    register_project(&config.store_dir, root);
+    Ok(())
+}
+
+/// `node_modules/.pnpm/lock.yaml`: the wanted lockfile without the optional
+/// packages skipped on this platform.
+fn current_lockfile(checked: &CheckedLockfile, plan: &InstallPlan) -> String {
+    if plan.skipped.is_empty() {
+        return checked.lockfile.to_yaml();
+    }
+    let mut lockfile = checked.lockfile.clone();
+    for key in &plan.skipped {
+        let dep_path = pacquet_lockfile::DepPath::parse(key);
+        lockfile.snapshots.remove(&dep_path);
+        let package_key = pacquet_lockfile::DepPath::parse(dep_path.package_id());
+        let still_used = lockfile
+            .snapshots
+            .keys()
+            .any(|k| k.package_id() == dep_path.package_id());
+        if !still_used {
+            lockfile.packages.remove(&package_key);
+        }
+    }
+    lockfile.to_yaml()
+}
+
+fn settings(config: &Config, store_dir: &str) -> WorkspaceStateSettings {
+    let mut s = WorkspaceStateSettings::new(store_dir);
+    s.allow_builds = config.allow_builds.clone();
+    s.auto_install_peers = config.auto_install_peers;
+    s.catalogs = json!(config.catalogs);
+    s.dangerously_allow_all_builds = config.dangerously_allow_all_builds;
+    s.dedupe_peers = config.dedupe_peers;
+    s.dev = config.dev;
+    s.exclude_links_from_lockfile = config.exclude_links_from_lockfile;
+    s.hoist_pattern = config.hoist_pattern.clone();
+    s.hoist_workspace_packages = config.hoist_workspace_packages;
+    s.inject_workspace_packages = config.inject_workspace_packages;
+    s.optional = config.optional;
+    s.peers_suffix_max_length = config.peers_suffix_max_length;
+    s.production = config.production;
+    s.public_hoist_pattern = config.public_hoist_pattern.clone();
+    s.virtual_store_dir_max_length = config.virtual_store_dir_max_length;
+    if config.is_workspace && !config.packages.is_empty() {
+        s.workspace_package_patterns = config.packages.clone();
+    }
+    let archs = &config.supported_architectures;
+    if *archs != pacquet_config::SupportedArchitectures::default() {
+        s.supported_architectures = Some(json!({
+            "os": archs.os,
+            "cpu": archs.cpu,
+            "libc": archs.libc,
+        }));
+    }
+    // pnpm 12 records it when set (checked with the fixture projects).
+    if config.trust_lockfile {
+        s.extra.insert("trustLockfile".into(), json!(true));
+    }
+    if !config.overrides.is_empty() {
+        s.extra.insert("overrides".into(), json!(config.overrides));
+    }
+    s
+}
+
+/// `<store>/projects/<first 32 hex of sha256(project dir)>` → project dir,
+/// as pnpm 12 records which projects use a store (store.md §2). Best effort:
+/// the install does not depend on it.
+fn register_project(store_dir: &Path, root: &Path) {
+    let name = hex::encode(Sha256::digest(root.to_string_lossy().as_bytes()));
+    let dir = store_dir.join("projects");
+    let link = dir.join(&name[..32]);
+    if std::fs::symlink_metadata(&link).is_ok() {
+        return;
+    }
+    let _ = std::fs::create_dir_all(&dir);
+    let _ = std::os::unix::fs::symlink(root, &link);
+}

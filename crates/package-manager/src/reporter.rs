@@ -1,0 +1,59 @@
+//! What an install tells the outside world while it runs. The CLI turns
+//! these events into a progress display, plain lines or pnpm's ndjson.
+
+/// Where a package's files came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    /// Already in the store (`found_in_store` in pnpm's terms).
+    Store,
+    /// Downloaded during this install.
+    Network,
+}
+
+/// A direct dependency added to an importer, for the closing summary.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DirectDependency {
+    /// `dependencies`, `devDependencies` or `optionalDependencies`.
+    pub group: &'static str,
+    pub alias: String,
+    pub name: String,
+    pub version: String,
+}
+
+#[derive(Debug)]
+pub enum Event<'a> {
+    /// The lockfile was read and checked: `total` packages will be installed.
+    Resolved { total: usize },
+    /// A package's files are available (from the store or the network).
+    Fetched { package_id: &'a str, origin: Origin },
+    /// A package directory was filled in the virtual store.
+    Imported { package_id: &'a str },
+    /// An optional package was skipped (platform mismatch).
+    SkippedOptional {
+        package_id: &'a str,
+        reason: &'a str,
+    },
+    /// The import method actually used (`hardlink`, `copy`, `clone`).
+    ImportMethod { method: &'static str },
+    /// The install finished linking.
+    Summary {
+        added: usize,
+        direct: &'a [DirectDependency],
+    },
+    /// A line of lifecycle script output (`.../pkg postinstall$ cmd`).
+    ScriptOutput { line: &'a str },
+    /// A non-fatal problem.
+    Warning { message: &'a str },
+}
+
+/// Receives install events. Must be cheap: it is called from worker threads.
+pub trait Reporter: Send + Sync {
+    fn report(&self, event: Event<'_>);
+}
+
+/// Drops every event.
+pub struct SilentReporter;
+
+impl Reporter for SilentReporter {
+    fn report(&self, _: Event<'_>) {}
+}
