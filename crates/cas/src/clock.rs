@@ -1,8 +1,10 @@
 use std::time::{SystemTime, UNIX_EPOCH};
 
-/// Milliseconds since the Unix epoch, as pnpm's `checkedAt` (`Date.now()`).
+/// Whole milliseconds since the Unix epoch, as pnpm's `checkedAt`
+/// (`Date.now()`). pnpm 12 treats a row whose `checkedAt` has a fraction as
+/// missing, so the value must be integral.
 pub fn now_ms() -> f64 {
-    system_time_ms(SystemTime::now())
+    system_time_ms(SystemTime::now()).floor()
 }
 
 /// A `SystemTime` as fractional ms since the epoch (negative before it).

@@ -173,3 +173,15 @@ fn error_names_the_path() {
     let code = miette::Diagnostic::code(&err).unwrap().to_string();
     assert_eq!(code, "ERR_PACQUET_CAS_CREATE_DIR");
 }
+
+/// pnpm 12 treats a row whose `checkedAt` has a fractional part as missing
+/// (found with the store interop test), so written files carry whole ms.
+#[test]
+fn checked_at_is_whole_milliseconds() {
+    let dir = tempfile::tempdir().unwrap();
+    let cas = Cas::new(dir.path());
+    for i in 0..20u8 {
+        let file = cas.write(&[i; 3], false).unwrap();
+        assert_eq!(file.checked_at.fract(), 0.0, "{}", file.checked_at);
+    }
+}

@@ -99,7 +99,17 @@ fn store_is_shared_with_pnpm_both_ways() {
         "pnpm fetched: {:?}",
         registry.requests()
     );
-    let opts = DiffOptions::for_installs(&by_pnpm, &env.store_dir, &by_pacquet, &env.store_dir);
+    // pnpm restored pq-scripts from the side-effects entry pacquet uploaded
+    // instead of running its scripts, so it has no script temp dir; the
+    // built files themselves are compared.
+    let scripts_tmp = "node_modules/.pnpm/pq-scripts@1.0.0/node_modules/pq-scripts/node_modules";
+    assert!(by_pacquet.join(scripts_tmp).join(".tmp").is_dir());
+    assert!(
+        !by_pnpm.join(scripts_tmp).exists(),
+        "pnpm ran the scripts again"
+    );
+    let opts = DiffOptions::for_installs(&by_pnpm, &env.store_dir, &by_pacquet, &env.store_dir)
+        .ignore_path(scripts_tmp);
     assert_trees_equal(&by_pnpm, &by_pacquet, &opts);
 
     // pnpm writes the store, pacquet reads it offline.
@@ -117,7 +127,15 @@ fn store_is_shared_with_pnpm_both_ways() {
         "pacquet fetched: {:?}",
         registry.requests()
     );
-    let opts = DiffOptions::for_installs(&by_pnpm, &env.store_dir, &by_pacquet, &env.store_dir);
+    // The reverse: pacquet restores pnpm's side-effects entry (same cache
+    // key) and runs nothing.
+    assert!(by_pnpm.join(scripts_tmp).join(".tmp").is_dir());
+    assert!(
+        !by_pacquet.join(scripts_tmp).exists(),
+        "pacquet ran the scripts again"
+    );
+    let opts = DiffOptions::for_installs(&by_pnpm, &env.store_dir, &by_pacquet, &env.store_dir)
+        .ignore_path(scripts_tmp);
     assert_trees_equal(&by_pnpm, &by_pacquet, &opts);
 }
 

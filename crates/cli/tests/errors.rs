@@ -81,7 +81,11 @@ fn wrong_integrity_is_tarball_integrity_and_nothing_is_stored() {
     let registry = Registry::start_fixtures();
     let tmp = tempfile::tempdir().unwrap();
     let (env, project) = setup(&registry, tmp.path(), "basic");
-    registry.fail_next(&tarball_path("pq-plain", "1.1.0"), Fault::WrongBody);
+    fast_retries(&project);
+    // The first attempt and both retries get a damaged body.
+    for _ in 0..3 {
+        registry.fail_next(&tarball_path("pq-plain", "1.1.0"), Fault::WrongBody);
+    }
     let out = pacquet(&env, &project, &["install", "--frozen-lockfile"]);
     assert_fails_with(&out, "ERR_PNPM_TARBALL_INTEGRITY");
     assert!(
@@ -90,9 +94,43 @@ fn wrong_integrity_is_tarball_integrity_and_nothing_is_stored() {
             .exists()
     );
 
+    assert_eq!(registry.tarball_requests("pq-plain", "1.1.0"), 3);
+
     // The next run repairs everything.
     pacquet_install_ok(&env, &project, &[]);
     assert!(project.join("node_modules/pq-plain/package.json").exists());
+}
+
+/// A body that fails the integrity check once is fetched again.
+#[test]
+fn wrong_integrity_once_is_retried() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let (env, project) = setup(&registry, tmp.path(), "basic");
+    fast_retries(&project);
+    registry.fail_next(&tarball_path("pq-plain", "1.1.0"), Fault::WrongBody);
+    pacquet_install_ok(&env, &project, &[]);
+    assert_eq!(registry.tarball_requests("pq-plain", "1.1.0"), 2);
+}
+
+/// A 500 is retried, as pnpm does.
+#[test]
+fn server_error_then_success_is_retried() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let (env, project) = setup(&registry, tmp.path(), "basic");
+    fast_retries(&project);
+    registry.fail_next(&tarball_path("pq-plain", "1.1.0"), Fault::Status(500));
+    pacquet_install_ok(&env, &project, &[]);
+    assert!(project.join("node_modules/pq-plain/package.json").exists());
+}
+
+/// Retry waits of milliseconds instead of pnpm's 10 s default.
+fn fast_retries(project: &Path) {
+    let path = project.join("pnpm-workspace.yaml");
+    let mut text = std::fs::read_to_string(&path).unwrap_or_default();
+    text.push_str("\nfetchRetryMintimeout: 10\nfetchRetryMaxtimeout: 20\n");
+    std::fs::write(&path, text).unwrap();
 }
 
 #[test]

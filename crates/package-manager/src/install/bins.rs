@@ -64,9 +64,14 @@ pub fn link_all_bins(
     let mut private: Vec<Offer> = Vec::new();
     let root_importer = plan.importers.iter().position(|i| i.id == ".");
     for link in &plan.symlinks {
-        let offer = match link.target_slot {
-            Some(t) => slot_offer(t, matches!(link.owner, LinkOwner::Importer(_))),
-            None => linked_project_offer(root, &link.path, &link.target, &vsd_modules, hoisting),
+        let offer = match (link.target_slot, link.owner) {
+            (Some(t), owner) => slot_offer(t, matches!(owner, LinkOwner::Importer(_))),
+            // pnpm links no bins of workspace projects hoisted into the
+            // virtual store (checked with the workspace fixture).
+            (None, LinkOwner::PrivateHoist) => None,
+            (None, _) => {
+                linked_project_offer(root, &link.path, &link.target, &vsd_modules, hoisting)
+            }
         };
         let Some(offer) = offer else { continue };
         match link.owner {

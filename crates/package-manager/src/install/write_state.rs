@@ -92,26 +92,11 @@ pub fn write_state_files(inputs: &StateInputs<'_>) -> Result<(), InstallError> {
     Ok(())
 }
 
-/// `node_modules/.pnpm/lock.yaml`: the wanted lockfile without the optional
-/// packages skipped on this platform.
-fn current_lockfile(checked: &CheckedLockfile, plan: &InstallPlan) -> String {
-    if plan.skipped.is_empty() {
-        return checked.lockfile.to_yaml();
-    }
-    let mut lockfile = checked.lockfile.clone();
-    for key in &plan.skipped {
-        let dep_path = pacquet_lockfile::DepPath::parse(key);
-        lockfile.snapshots.remove(&dep_path);
-        let package_key = pacquet_lockfile::DepPath::parse(dep_path.package_id());
-        let still_used = lockfile
-            .snapshots
-            .keys()
-            .any(|k| k.package_id() == dep_path.package_id());
-        if !still_used {
-            lockfile.packages.remove(&package_key);
-        }
-    }
-    lockfile.to_yaml()
+/// `node_modules/.pnpm/lock.yaml`: pnpm 12 writes the wanted lockfile as
+/// is, skipped optional packages included (checked with the
+/// optional-platform fixture).
+fn current_lockfile(checked: &CheckedLockfile, _plan: &InstallPlan) -> String {
+    checked.lockfile.to_yaml()
 }
 
 fn settings(config: &Config, store_dir: &str) -> WorkspaceStateSettings {
