@@ -159,16 +159,17 @@ impl<'a> Builds<'a> {
 
     /// Runs the pending builds in dependency order, then uploads what each
     /// build changed into the store row's `sideEffects`.
-    pub fn run(
-        &self,
-        root: &Path,
-        plan: &InstallPlan,
-        manifests: &[std::sync::OnceLock<Value>],
-        cas: &pacquet_cas::Cas,
-        sender: Option<IndexSender>,
-        extra_bin_dirs: &[PathBuf],
-        report: &(dyn Fn(&ScriptEvent<'_>) + Sync),
-    ) -> Result<Vec<usize>, InstallError> {
+    pub fn run(&self, run: &BuildRun<'_>) -> Result<Vec<usize>, InstallError> {
+        let BuildRun {
+            root,
+            plan,
+            manifests,
+            cas,
+            sender,
+            extra_bin_dirs,
+            report,
+        } = run;
+        let root = *root;
         let pending = std::mem::take(&mut *self.pending.lock().unwrap_or_else(|e| e.into_inner()));
         if pending.is_empty() {
             return Ok(Vec::new());
@@ -233,6 +234,19 @@ impl<'a> Builds<'a> {
         let report = run_dependency_builds(&nodes, &opts)?;
         Ok(report.failed_optional.into_iter().map(|(i, _)| i).collect())
     }
+}
+
+/// What running the builds needs from the install.
+pub struct BuildRun<'a> {
+    pub root: &'a Path,
+    pub plan: &'a InstallPlan,
+    pub manifests: &'a [std::sync::OnceLock<Value>],
+    pub cas: &'a pacquet_cas::Cas,
+    /// Where side-effects uploads go (`None`: not recorded).
+    pub sender: Option<IndexSender>,
+    /// `PATH` entries after the package's own `.bin` dirs.
+    pub extra_bin_dirs: &'a [PathBuf],
+    pub report: &'a (dyn Fn(&ScriptEvent<'_>) + Sync),
 }
 
 /// `added ∪ (files − deleted)`, sorted by path.

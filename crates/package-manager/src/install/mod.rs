@@ -132,15 +132,15 @@ pub fn install(
     } else {
         None
     };
-    let failed_optional = builds.run(
+    let failed_optional = builds.run(&build::BuildRun {
         root,
-        &plan,
-        &ctx.manifests,
-        &store.cas,
+        plan: &plan,
+        manifests: &ctx.manifests,
+        cas: &store.cas,
         sender,
-        &extra_bin_dirs,
-        &report_line,
-    )?;
+        extra_bin_dirs: &extra_bin_dirs,
+        report: &report_line,
+    })?;
     for i in failed_optional {
         let message = format!(
             "Skipping failed optional dependency {}",
