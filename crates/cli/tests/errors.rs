@@ -169,6 +169,7 @@ fn damaged_store_file_is_refetched() {
     let original = std::fs::read(&file).unwrap();
     // The node_modules file is a hardlink to the CAS blob: damage both.
     std::fs::write(&file, b"tampered").unwrap();
+    support::mark_modified(&file);
     std::fs::remove_dir_all(project.join("node_modules")).unwrap();
 
     let offline = pacquet(

@@ -110,6 +110,17 @@ pub fn extract_to_store(
             .ok_or_else(|| refuse(&raw_path, "has an empty path"))?;
         let mode = entry.header().mode().map_err(read_error)? & 0o777;
         let size = entry.size();
+        // An entry that alone exceeds the cap is refused from its header,
+        // before anything is inflated or buffered: reading it could only hit
+        // the cap (or prove the archive truncated) after up to
+        // `max_unpacked_bytes` of memory had been taken.
+        if size > limits.max_unpacked_bytes {
+            return Err(TarballError::TooLarge {
+                package_id: package_id.to_string(),
+                what: "the unpacked size",
+                limit: limits.max_unpacked_bytes,
+            });
+        }
         let mut content = Vec::with_capacity(size.min(MAX_PREALLOCATION) as usize);
         entry.read_to_end(&mut content).map_err(read_error)?;
         if content.len() as u64 != size {

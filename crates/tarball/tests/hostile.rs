@@ -125,6 +125,26 @@ fn a_gzip_bomb_is_stopped_while_inflating() {
     assert!(started.elapsed() < std::time::Duration::from_secs(5));
 }
 
+/// A header declaring more than the cap is refused before its data is
+/// inflated or buffered; the body here is cut short, so reading it would
+/// only report a truncated entry after buffering what is there.
+#[test]
+fn an_entry_declared_larger_than_the_cap_is_refused_from_its_header() {
+    let mut header = tar::Header::new_gnu();
+    header.set_path("package/zeros").unwrap();
+    header.set_size(5 << 30);
+    header.set_mode(0o644);
+    header.set_cksum();
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    gz.write_all(header.as_bytes()).unwrap();
+    gz.write_all(&vec![0u8; 1 << 20]).unwrap();
+    let bomb = gz.finish().unwrap();
+    let err = extract(&bomb, &ExtractLimits::default()).unwrap_err();
+    assert_eq!(code(&err), "ERR_PACQUET_TARBALL_TOO_LARGE", "{err}");
+    assert!(err.to_string().contains("unpacked size"), "{err}");
+    assert!(!err.is_retryable());
+}
+
 #[test]
 fn too_many_entries_are_refused() {
     let names: Vec<String> = (0..20).map(|i| format!("package/f{i}")).collect();

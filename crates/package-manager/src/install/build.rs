@@ -5,9 +5,9 @@
 //! dependency order once everything is linked.
 
 use std::{
-    collections::HashMap,
+    collections::{HashMap, HashSet},
     path::{Path, PathBuf},
-    sync::Mutex,
+    sync::{Mutex, OnceLock},
 };
 
 use pacquet_config::Config;
@@ -51,10 +51,14 @@ pub struct Builds<'a> {
     memo: Mutex<DepsHashMemo>,
     pending: Mutex<HashMap<usize, PendingBuild>>,
     ignored: Mutex<Vec<String>>,
+    /// `node_modules/.pnpm/lock.yaml` of the last install that finished.
+    current_lockfile: PathBuf,
+    /// Its snapshot keys, read only when a complete package wants a build.
+    finished: OnceLock<HashSet<String>>,
 }
 
 impl<'a> Builds<'a> {
-    pub fn new(config: &Config, lockfile: &'a Lockfile) -> Self {
+    pub fn new(config: &Config, lockfile: &'a Lockfile, current_lockfile: PathBuf) -> Self {
         let engine = pacquet_scripts::node_major().map(|major| {
             (
                 pacquet_scripts::node_platform(),
@@ -73,6 +77,8 @@ impl<'a> Builds<'a> {
             memo: Mutex::new(DepsHashMemo::new()),
             pending: Mutex::new(HashMap::new()),
             ignored: Mutex::new(Vec::new()),
+            current_lockfile,
+            finished: OnceLock::new(),
         }
     }
 
@@ -137,12 +143,26 @@ impl<'a> Builds<'a> {
             .is_empty()
     }
 
-    /// Slot `i` was already complete on disk: it was built before.
-    pub fn cancel(&self, i: usize) {
-        self.pending
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .remove(&i);
+    /// Slot `i` was already complete on disk. It was built before only if
+    /// the install that placed it finished (its current lockfile lists the
+    /// package); an install killed between import and build left it unbuilt.
+    pub fn already_complete(&self, i: usize, slot: &Slot) {
+        let finished = self.finished.get_or_init(|| {
+            let Ok(Some(current)) = pacquet_lockfile::read_lockfile(&self.current_lockfile) else {
+                return HashSet::new();
+            };
+            current
+                .snapshots
+                .keys()
+                .map(|k| k.as_str().to_owned())
+                .collect()
+        });
+        if finished.contains(slot.dep_path.as_str()) {
+            self.pending
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .remove(&i);
+        }
     }
 
     /// `name@version` of packages that wanted to build but are not in

@@ -51,8 +51,8 @@ impl LinkContext<'_> {
         let files = package_files(self.cas, entries);
         let dest = self.root.join(&slot.package_dir);
         let outcome = import_package(&dest, &files, method, &self.state)?;
-        if outcome == ImportOutcome::AlreadyComplete {
-            self.builds.cancel(slot_index);
+        if outcome == ImportOutcome::AlreadyComplete && matches!(mode, ImportMode::ForBuild) {
+            self.builds.already_complete(slot_index, slot);
         }
         if let Some(manifest) = &row.manifest {
             let _ = self.manifests[slot_index].set(manifest.clone());

@@ -82,7 +82,11 @@ pub fn install(
     }
 
     dirs::create_dirs(root, &plan.dirs)?;
-    let builds = build::Builds::new(config, &checked.lockfile);
+    let builds = build::Builds::new(
+        config,
+        &checked.lockfile,
+        root.join(&opts.virtual_store_dir).join("lock.yaml"),
+    );
     let ctx = files::LinkContext {
         root,
         cas: &store.cas,

@@ -12,6 +12,8 @@ pub struct Request {
     /// Request target as sent (path plus query).
     pub target: String,
     pub keep_alive: bool,
+    /// `Authorization` header value, if any.
+    pub authorization: Option<String>,
 }
 
 /// Reads one request (head and discarded body). `Ok(None)` on a clean EOF
@@ -50,6 +52,7 @@ pub async fn read_request<R: AsyncBufRead + Unpin>(
     };
     let mut content_length = 0u64;
     let mut connection = None;
+    let mut authorization = None;
     for header in &lines[1..] {
         let Some((key, value)) = header.split_once(':') else {
             continue;
@@ -60,6 +63,7 @@ pub async fn read_request<R: AsyncBufRead + Unpin>(
                 content_length = value.parse().map_err(|_| invalid("bad content-length"))?
             }
             "connection" => connection = Some(value.to_ascii_lowercase()),
+            "authorization" => authorization = Some(value.to_string()),
             _ => {}
         }
     }
@@ -76,6 +80,7 @@ pub async fn read_request<R: AsyncBufRead + Unpin>(
         method: method.to_string(),
         target: target.to_string(),
         keep_alive,
+        authorization,
     }))
 }
 

@@ -34,12 +34,19 @@ pub(crate) struct Shared {
     source: Source,
     counts: Mutex<HashMap<String, usize>>,
     log: Mutex<Vec<String>>,
+    /// `(path, Authorization header)` of every request, in arrival order.
+    auth_log: Mutex<Vec<(String, Option<String>)>>,
     faults: Mutex<HashMap<String, VecDeque<Fault>>>,
 }
 
 impl Shared {
-    /// Records a request for decoded `path` and takes its next fault.
-    fn record(&self, path: &str) -> Option<Fault> {
+    /// Records a request for decoded `path` (and the `Authorization` header
+    /// it carried) and takes its next fault.
+    fn record(&self, path: &str, authorization: Option<&str>) -> Option<Fault> {
+        self.auth_log
+            .lock()
+            .unwrap()
+            .push((path.to_string(), authorization.map(str::to_string)));
         *self
             .counts
             .lock()
@@ -105,6 +112,7 @@ impl Registry {
             source,
             counts: Mutex::default(),
             log: Mutex::default(),
+            auth_log: Mutex::default(),
             faults: Mutex::default(),
         });
         let (stop, stopped) = tokio::sync::oneshot::channel();
@@ -169,6 +177,12 @@ impl Registry {
         self.shared.log.lock().unwrap().clone()
     }
 
+    /// `(path, Authorization header)` of every request in arrival order
+    /// (decoded paths without leading `/`; `None` when the header was absent).
+    pub fn authorizations(&self) -> Vec<(String, Option<String>)> {
+        self.shared.auth_log.lock().unwrap().clone()
+    }
+
     /// Request counts by path.
     pub fn request_counts(&self) -> HashMap<String, usize> {
         self.shared.counts.lock().unwrap().clone()
@@ -183,6 +197,7 @@ impl Registry {
     pub fn reset_requests(&self) {
         self.shared.counts.lock().unwrap().clear();
         self.shared.log.lock().unwrap().clear();
+        self.shared.auth_log.lock().unwrap().clear();
     }
 
     /// Makes the next request for `path` hit `fault`. Calls queue up: two

@@ -90,7 +90,7 @@ async fn serve(stream: TcpStream, shared: Arc<Shared>) {
             continue;
         }
         let path = normalize(&request.target);
-        let fault = shared.record(&path);
+        let fault = shared.record(&path, request.authorization.as_deref());
         let mut resp = shared.source.respond(&path);
         match fault {
             None => {}

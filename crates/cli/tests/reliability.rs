@@ -1,0 +1,14 @@
+//! Reliability and security end to end: installs killed at any point,
+//! concurrent installs into one store (pacquet and pnpm 12), self-repair of
+//! a damaged store, hostile packages, and credentials that never leak.
+
+mod support;
+
+mod reliability {
+    mod concurrent;
+    pub mod helpers;
+    mod hostile;
+    mod interrupted;
+    mod repair;
+    mod secrets;
+}
