@@ -154,6 +154,10 @@ impl Reporter for DefaultReporter {
             Event::Summary { added, direct } => self.summary(added, direct),
             Event::ScriptOutput { line } => self.println(line),
             Event::Warning { message } => self.println(&format!("[WARN] {message}")),
+            Event::UpToDate => {
+                self.println("Lockfile is up to date, resolution step is skipped");
+                self.println("Already up to date");
+            }
         }
     }
 }
@@ -266,6 +270,11 @@ impl Reporter for NdjsonReporter {
             Event::Warning { message } => {
                 self.emit("pnpm", "warn", json!({"message": message, "prefix": prefix}))
             }
+            Event::UpToDate => self.emit(
+                "pnpm",
+                "info",
+                json!({"message": "Already up to date", "prefix": prefix}),
+            ),
         }
     }
 }

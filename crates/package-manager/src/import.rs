@@ -8,11 +8,7 @@
 mod file;
 mod method;
 
-use std::{
-    collections::BTreeSet,
-    io::ErrorKind,
-    path::{Path, PathBuf},
-};
+use std::{collections::BTreeSet, io::ErrorKind, path::Path, path::PathBuf};
 
 pub use method::{ImportMethod, ImportState, UsedMethod};
 
@@ -47,7 +43,8 @@ pub fn completion_marker<'a>(files: &[PackageFile<'a>]) -> Option<&'a str> {
         .or_else(|| files.iter().map(|f| f.rel_path).min())
 }
 
-/// Imports `files` into `dest_dir` (whose parent must exist). Safe to call
+/// Imports `files` into `dest_dir` (whose parent must exist), unless its
+/// completion marker shows an earlier import finished. Safe to call
 /// concurrently for different destinations.
 pub fn import_package(
     dest_dir: &Path,
@@ -55,17 +52,38 @@ pub fn import_package(
     method: ImportMethod,
     state: &ImportState,
 ) -> Result<ImportOutcome, PackageManagerError> {
+    if let Some(marker) = completion_marker(files)
+        && std::fs::symlink_metadata(dest_dir.join(marker)).is_ok()
+    {
+        return Ok(ImportOutcome::AlreadyComplete);
+    }
+    import_files(dest_dir, files, method, state)?;
+    Ok(ImportOutcome::Imported)
+}
+
+/// [`import_package`] for a destination the caller knows holds no complete
+/// import (its virtual store did not exist when the install began): saves
+/// the marker `lstat`, one per package.
+pub fn import_new_package(
+    dest_dir: &Path,
+    files: &[PackageFile<'_>],
+    method: ImportMethod,
+    state: &ImportState,
+) -> Result<(), PackageManagerError> {
+    import_files(dest_dir, files, method, state)
+}
+
+fn import_files(
+    dest_dir: &Path,
+    files: &[PackageFile<'_>],
+    method: ImportMethod,
+    state: &ImportState,
+) -> Result<(), PackageManagerError> {
     let io_err = |path: &Path| {
         let path = path.to_owned();
         move |source| PackageManagerError::Import { path, source }
     };
     let marker = completion_marker(files);
-    if let Some(marker) = marker {
-        let marker_path = dest_dir.join(marker);
-        if std::fs::symlink_metadata(&marker_path).is_ok() {
-            return Ok(ImportOutcome::AlreadyComplete);
-        }
-    }
     create_dir(dest_dir).map_err(io_err(dest_dir))?;
     let subdirs: BTreeSet<&str> = files.iter().flat_map(|f| ancestors(f.rel_path)).collect();
     for dir in subdirs {
@@ -84,13 +102,11 @@ pub fn import_package(
             .find(|f| f.rel_path == marker)
             .expect("marker is a file");
         let dst = dest_dir.join(marker);
-        let tmp = temp_name(&dst);
         state
-            .import_file(&f.src, &tmp, f.executable, method)
-            .map_err(io_err(&tmp))?;
-        std::fs::rename(&tmp, &dst).map_err(io_err(&dst))?;
+            .place_marker(&f.src, &dst, f.executable, method)
+            .map_err(io_err(&dst))?;
     }
-    Ok(ImportOutcome::Imported)
+    Ok(())
 }
 
 /// `a/b/c.js` → `a`, `a/b`.
@@ -105,15 +121,6 @@ fn create_dir(path: &Path) -> std::io::Result<()> {
         Err(e) if e.kind() == ErrorKind::AlreadyExists => Ok(()),
         other => other,
     }
-}
-
-/// A sibling name for the marker's atomic placement.
-fn temp_name(dst: &Path) -> PathBuf {
-    let name = dst
-        .file_name()
-        .map(|n| n.to_string_lossy())
-        .unwrap_or_default();
-    dst.with_file_name(format!(".{name}.pacquet-tmp-{}", std::process::id()))
 }
 
 #[cfg(test)]

@@ -24,7 +24,7 @@ pub mod state;
 pub use error::PackageManagerError;
 pub use import::{
     ImportMethod, ImportOutcome, ImportState, PackageFile, UsedMethod, completion_marker,
-    import_package,
+    import_new_package, import_package,
 };
 pub use plan::*;
 pub use platform::{HostPlatform, PlatformTargets, SupportedArchitectures};

@@ -44,6 +44,8 @@ pub enum Event<'a> {
     ScriptOutput { line: &'a str },
     /// A non-fatal problem.
     Warning { message: &'a str },
+    /// Nothing changed since the last install: nothing was done.
+    UpToDate,
 }
 
 /// Receives install events. Must be cheap: it is called from worker threads.

@@ -6,7 +6,7 @@ mod time;
 pub mod workspace_state;
 
 pub use modules_yaml::{ModulesYaml, modules_yaml};
-pub use time::http_date;
+pub use time::{http_date, parse_http_date};
 pub use workspace_state::{ProjectEntry, WorkspaceState, WorkspaceStateSettings, workspace_state};
 
 #[cfg(test)]

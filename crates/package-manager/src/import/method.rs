@@ -115,6 +115,37 @@ impl ImportState {
         Ok(())
     }
 
+    /// Places the completion marker so that it never exists incomplete: a
+    /// hard link appears atomically, so it goes straight to `dst` (saving a
+    /// `rename` per package); a copy or clone is written under a temporary
+    /// name and renamed.
+    pub(crate) fn place_marker(
+        &self,
+        src: &Path,
+        dst: &Path,
+        executable: bool,
+        method: ImportMethod,
+    ) -> std::io::Result<()> {
+        let try_link = match method {
+            ImportMethod::Hardlink => true,
+            ImportMethod::Auto => self.level.load(Ordering::Relaxed) == HARDLINK,
+            _ => false,
+        };
+        if try_link {
+            match link_file(src, dst) {
+                Ok(()) => {
+                    self.record(UsedMethod::Hardlink);
+                    return Ok(());
+                }
+                Err(e) if is_capability_error(&e) || is_link_limit(&e) => {}
+                Err(e) => return Err(e),
+            }
+        }
+        let tmp = temp_name(dst);
+        self.import_file(src, &tmp, executable, method)?;
+        std::fs::rename(&tmp, dst)
+    }
+
     fn auto(
         &self,
         src: &Path,
@@ -166,4 +197,15 @@ fn is_clone_unsupported(e: &std::io::Error) -> bool {
         e.raw_os_error(),
         Some(libc::EOPNOTSUPP) | Some(libc::EINVAL) | Some(libc::ENOTTY) | Some(libc::ENOSYS)
     )
+}
+
+/// A sibling name for the marker's atomic placement.
+fn temp_name(dst: &Path) -> std::path::PathBuf {
+    static PID: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    let pid = *PID.get_or_init(std::process::id);
+    let name = dst
+        .file_name()
+        .map(|n| n.to_string_lossy())
+        .unwrap_or_default();
+    dst.with_file_name(format!(".{name}.pacquet-tmp-{pid}"))
 }

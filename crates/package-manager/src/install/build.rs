@@ -44,8 +44,10 @@ pub struct Builds<'a> {
     policy: BuildPolicy,
     ignore_scripts: bool,
     child_concurrency: usize,
-    /// `<platform>;<arch>;node<major>` is known only when node runs.
-    engine: Option<(&'static str, &'static str, u32)>,
+    /// `<platform>;<arch>;node<major>`, known only when node runs. Asked
+    /// only when a package is allowed to build: `node --version` costs a
+    /// process spawn (~40 ms here) that most installs never need.
+    engine: OnceLock<Option<(&'static str, &'static str, u32)>>,
     side_effects_read: bool,
     side_effects_write: bool,
     memo: Mutex<DepsHashMemo>,
@@ -59,19 +61,12 @@ pub struct Builds<'a> {
 
 impl<'a> Builds<'a> {
     pub fn new(config: &Config, lockfile: &'a Lockfile, current_lockfile: PathBuf) -> Self {
-        let engine = pacquet_scripts::node_major().map(|major| {
-            (
-                pacquet_scripts::node_platform(),
-                pacquet_scripts::node_arch(),
-                major,
-            )
-        });
         Builds {
             lockfile,
             policy: BuildPolicy::new(&config.allow_builds, config.dangerously_allow_all_builds),
             ignore_scripts: config.ignore_scripts,
             child_concurrency: config.child_concurrency.max(1),
-            engine,
+            engine: OnceLock::new(),
             side_effects_read: config.side_effects_cache,
             side_effects_write: config.side_effects_cache && !config.side_effects_cache_readonly,
             memo: Mutex::new(DepsHashMemo::new()),
@@ -80,6 +75,18 @@ impl<'a> Builds<'a> {
             current_lockfile,
             finished: OnceLock::new(),
         }
+    }
+
+    fn engine(&self) -> Option<(&'static str, &'static str, u32)> {
+        *self.engine.get_or_init(|| {
+            pacquet_scripts::node_major().map(|major| {
+                (
+                    pacquet_scripts::node_platform(),
+                    pacquet_scripts::node_arch(),
+                    major,
+                )
+            })
+        })
     }
 
     /// Decides how slot `i` is imported from `row`.
@@ -104,7 +111,7 @@ impl<'a> Builds<'a> {
                 return ImportMode::Plain;
             }
         }
-        let cache_key = self.engine.map(|(platform, arch, major)| {
+        let cache_key = self.engine().map(|(platform, arch, major)| {
             let mut memo = self.memo.lock().unwrap_or_else(|e| e.into_inner());
             let hash = deps_hash(self.lockfile, &slot.dep_path, &mut memo);
             side_effects_cache_key(

@@ -12,7 +12,8 @@ use super::{
     build::{Builds, ImportMode},
 };
 use crate::{
-    ImportMethod, ImportOutcome, ImportState, PackageFile, Slot, import_package,
+    ImportMethod, ImportOutcome, ImportState, PackageFile, Slot, import_new_package,
+    import_package,
     reporter::{Event, Origin, Reporter},
 };
 
@@ -28,6 +29,9 @@ pub struct LinkContext<'a> {
     /// Bundled manifest per slot, filled as packages land (bins read it).
     pub manifests: Vec<OnceLock<Value>>,
     pub builds: &'a Builds<'a>,
+    /// The virtual store did not exist when the install began: no package
+    /// directory can hold an earlier import, so markers need no check.
+    pub fresh: bool,
 }
 
 impl LinkContext<'_> {
@@ -50,7 +54,12 @@ impl LinkContext<'_> {
         };
         let files = package_files(self.cas, entries);
         let dest = self.root.join(&slot.package_dir);
-        let outcome = import_package(&dest, &files, method, &self.state)?;
+        let outcome = if self.fresh {
+            import_new_package(&dest, &files, method, &self.state)?;
+            ImportOutcome::Imported
+        } else {
+            import_package(&dest, &files, method, &self.state)?
+        };
         if outcome == ImportOutcome::AlreadyComplete && matches!(mode, ImportMode::ForBuild) {
             self.builds.already_complete(slot_index, slot);
         }

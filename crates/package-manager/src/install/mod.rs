@@ -10,9 +10,12 @@ mod error;
 mod files;
 mod gates;
 mod options;
+mod phases;
+mod stale;
 mod state;
 mod store;
 mod symlinks;
+mod up_to_date;
 mod warm;
 mod write_state;
 
@@ -57,12 +60,21 @@ pub fn install(
     runtime: &tokio::runtime::Handle,
     reporter: &dyn Reporter,
 ) -> Result<InstallSummary, InstallError> {
+    let started_at = std::time::SystemTime::now();
+    let mut phases = phases::Phases::start();
     let config = req.config;
+    let modules_dir = config.workspace_root.join(&config.modules_dir);
+    if up_to_date::is_up_to_date(config, &modules_dir, &config.virtual_store_dir) {
+        phases.mark("up-to-date");
+        reporter.report(Event::UpToDate);
+        return Ok(InstallSummary::default());
+    }
     let checked = gates::read_checked_lockfile(config, req.frozen_lockfile)?;
     let tarball_url = |name: &str, version: &str| config.tarball_url(name, version);
     let opts = options::plan_options(config, &checked.projects, &tarball_url);
     let plan = plan(&checked.lockfile, &opts)?;
     refuse_unsupported(&plan)?;
+    phases.mark("plan");
     reporter.report(Event::Resolved {
         total: plan.slots.len(),
     });
@@ -77,11 +89,28 @@ pub fn install(
     let store = store::Store::open(&config.store_dir);
     let rows = store::prefetch_rows(&store, &plan, config.strict_store_pkg_content_check)?;
     let (warm_slots, mut cold_slots) = rows.partition();
+    phases.mark("prefetch");
     if config.offline {
         offline_check(&plan, &cold_slots)?;
     }
 
+    let store_dir = config.store_dir.to_string_lossy();
+    let reconciled = stale::reconcile(&stale::Existing {
+        root,
+        opts: &opts,
+        plan: &plan,
+        wanted: &checked.lockfile,
+        store_dir: &store_dir,
+        modules_cache_max_age: config.modules_cache_max_age,
+        now: started_at
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap_or_default()
+            .as_secs(),
+    })?;
+    phases.mark("reconcile");
+    let fresh = !root.join(&opts.virtual_store_dir).exists();
     dirs::create_dirs(root, &plan.dirs)?;
+    phases.mark("dirs");
     let builds = build::Builds::new(
         config,
         &checked.lockfile,
@@ -96,6 +125,7 @@ pub fn install(
         reporter,
         manifests: (0..plan.slots.len()).map(|_| OnceLock::new()).collect(),
         builds: &builds,
+        fresh,
     };
     let fetcher = cold::FetchContext::new(config, root)?;
 
@@ -108,6 +138,7 @@ pub fn install(
         what: "warm linking panicked".into(),
     })??;
     cold_result?;
+    phases.mark("link");
     let downloaded_first = cold_slots.len();
     if !damaged.is_empty() {
         // Store files that failed the integrity re-check: fetch them again.
@@ -119,7 +150,9 @@ pub fn install(
     }
 
     symlinks::create_symlinks(root, &plan.symlinks)?;
+    phases.mark("symlinks");
     bins::link_all_bins(root, &plan, &opts, &ctx.manifests)?;
+    phases.mark("bins");
 
     let vsd = root.join(&opts.virtual_store_dir);
     let extra_bin_dirs = [
@@ -131,7 +164,8 @@ pub fn install(
             line: &event.to_line(),
         });
     };
-    let sender = if builds.has_pending() {
+    let has_builds = builds.has_pending();
+    let sender = if has_builds {
         Some(store.sender()?)
     } else {
         None
@@ -154,8 +188,11 @@ pub fn install(
     }
     // Builds may create the files bins point at: link them again (shims
     // already in place are left alone).
-    bins::link_all_bins(root, &plan, &opts, &ctx.manifests)?;
+    if has_builds {
+        bins::link_all_bins(root, &plan, &opts, &ctx.manifests)?;
+    }
 
+    phases.mark("builds");
     let ignored_builds = builds.ignored();
     write_state::write_state_files(&write_state::StateInputs {
         config,
@@ -163,10 +200,15 @@ pub fn install(
         plan: &plan,
         opts: &opts,
         ignored_builds: &ignored_builds,
+        started_at,
+        pruned_at: reconciled.pruned_at,
+        previous_skipped: reconciled.skipped,
     })?;
     let methods = ctx.state.methods_used();
     drop(ctx);
+    phases.mark("state");
     store.finish()?;
+    phases.mark("finish");
     if let Some(method) = methods.first() {
         reporter.report(Event::ImportMethod {
             method: method_name(*method),

@@ -37,8 +37,9 @@ fn is_complete(
     package_dir: &str,
     row: &pacquet_store_index::PackageFilesIndex,
 ) -> bool {
-    row_marker(row)
-        .is_some_and(|m| std::fs::symlink_metadata(ctx.root.join(package_dir).join(m)).is_ok())
+    !ctx.fresh
+        && row_marker(row)
+            .is_some_and(|m| std::fs::symlink_metadata(ctx.root.join(package_dir).join(m)).is_ok())
 }
 
 fn files_intact(ctx: &LinkContext<'_>, row: &pacquet_store_index::PackageFilesIndex) -> bool {

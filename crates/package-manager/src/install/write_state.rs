@@ -24,12 +24,23 @@ use crate::{
 /// describe. pacquet builds pnpm 12.21's layout.
 pub const PACKAGE_MANAGER: &str = "pnpm@12.21.0";
 
+/// Written last: its `lastValidatedTimestamp` vouches for the whole tree.
+pub const WORKSPACE_STATE_FILE: &str = ".pnpm-workspace-state-v1.json";
+
 pub struct StateInputs<'a> {
     pub config: &'a Config,
     pub checked: &'a CheckedLockfile,
     pub plan: &'a InstallPlan,
     pub opts: &'a PlanOptions<'a>,
     pub ignored_builds: &'a [String],
+    /// When the install began, before it read any input: the state's
+    /// `lastValidatedTimestamp`. A later edit, even one stamped by the
+    /// filesystem's coarse clock a few ms behind, then counts as a change.
+    pub started_at: SystemTime,
+    /// The previous `prunedAt`, unless this install pruned orphans.
+    pub pruned_at: Option<String>,
+    /// The previous install's `skipped`, carried over.
+    pub previous_skipped: Vec<String>,
 }
 
 pub fn write_state_files(inputs: &StateInputs<'_>) -> Result<(), InstallError> {
@@ -39,6 +50,9 @@ pub fn write_state_files(inputs: &StateInputs<'_>) -> Result<(), InstallError> {
         plan,
         opts,
         ignored_builds,
+        started_at,
+        pruned_at,
+        previous_skipped,
     } = inputs;
     let root = config.workspace_root.as_path();
     let now = SystemTime::now()
@@ -59,18 +73,24 @@ pub fn write_state_files(inputs: &StateInputs<'_>) -> Result<(), InstallError> {
         opts,
         &ModulesYaml {
             store_dir: store_dir.clone(),
-            pruned_at: http_date(now.as_secs()),
+            pruned_at: pruned_at
+                .clone()
+                .unwrap_or_else(|| http_date(now.as_secs())),
             package_manager: PACKAGE_MANAGER.to_owned(),
             allow_builds: config.allow_builds.clone(),
             ignored_builds: ignored_builds.to_vec(),
             injected_deps: Default::default(),
+            previous_skipped: previous_skipped.clone(),
         },
     );
     let yaml_path = modules.join(".modules.yaml");
     write_atomic(&yaml_path, yaml.as_bytes()).map_err(InstallError::write(&yaml_path))?;
 
     let state = WorkspaceState {
-        last_validated_timestamp: now.as_millis() as u64,
+        last_validated_timestamp: started_at
+            .duration_since(UNIX_EPOCH)
+            .unwrap_or_default()
+            .as_millis() as u64,
         projects: checked
             .projects
             .iter()
@@ -84,7 +104,7 @@ pub fn write_state_files(inputs: &StateInputs<'_>) -> Result<(), InstallError> {
         filtered_install: false,
         settings: settings(config, &store_dir),
     };
-    let state_path = modules.join(".pnpm-workspace-state-v1.json");
+    let state_path = modules.join(WORKSPACE_STATE_FILE);
     write_atomic(&state_path, workspace_state(&state).as_bytes())
         .map_err(InstallError::write(&state_path))?;
 
@@ -99,7 +119,7 @@ fn current_lockfile(checked: &CheckedLockfile, _plan: &InstallPlan) -> String {
     checked.lockfile.to_yaml()
 }
 
-fn settings(config: &Config, store_dir: &str) -> WorkspaceStateSettings {
+pub fn settings(config: &Config, store_dir: &str) -> WorkspaceStateSettings {
     let mut s = WorkspaceStateSettings::new(store_dir);
     s.allow_builds = config.allow_builds.clone();
     s.auto_install_peers = config.auto_install_peers;

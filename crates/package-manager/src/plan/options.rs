@@ -49,6 +49,7 @@ impl ImporterSelection {
 }
 
 /// Everything [`crate::plan`] needs besides the lockfile.
+#[derive(Clone)]
 pub struct PlanOptions<'a> {
     /// Virtual store dir relative to the root (`node_modules/.pnpm`).
     pub virtual_store_dir: String,

@@ -7,7 +7,7 @@ use serde_json::{Map, Value, json};
 use crate::{HoistTarget, InstallPlan, PlanOptions, layout::relative};
 
 /// The values of `.modules.yaml` that do not come from the plan.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ModulesYaml {
     /// Absolute store dir including `/v11`.
     pub store_dir: String,
@@ -21,6 +21,9 @@ pub struct ModulesYaml {
     pub ignored_builds: Vec<String>,
     /// `file:` directory deps: alias → package dirs; written only when non-empty.
     pub injected_deps: IndexMap<String, Vec<String>>,
+    /// `skipped` of the previous install: pnpm 12 carries the list over,
+    /// even for packages the lockfile no longer has.
+    pub previous_skipped: Vec<String>,
 }
 
 /// Renders `.modules.yaml` for `plan` installed with `opts`.
@@ -66,7 +69,15 @@ pub fn modules_yaml(plan: &InstallPlan, opts: &PlanOptions, state: &ModulesYaml)
         "publicHoistPattern".into(),
         json!(opts.public_hoist_pattern),
     );
-    doc.insert("skipped".into(), json!(plan.skipped));
+    let mut skipped: Vec<&str> = plan
+        .skipped
+        .iter()
+        .chain(&state.previous_skipped)
+        .map(String::as_str)
+        .collect();
+    skipped.sort_unstable();
+    skipped.dedup();
+    doc.insert("skipped".into(), json!(skipped));
     doc.insert("storeDir".into(), json!(state.store_dir));
     let root_modules = root_modules_dir(plan, opts);
     doc.insert(

@@ -74,3 +74,16 @@ fn http_dates() {
     assert_eq!(http_date(1_795_358_131), "Sun, 22 Nov 2026 14:35:31 GMT");
     assert_eq!(http_date(951_782_400), "Tue, 29 Feb 2000 00:00:00 GMT");
 }
+
+#[test]
+fn http_dates_parse_back() {
+    for secs in [0, 951_782_400, 1_795_358_131, 4_102_444_799] {
+        assert_eq!(parse_http_date(&http_date(secs)), Some(secs));
+    }
+    assert_eq!(
+        parse_http_date("Sun, 22 Nov 2026 14:35:31 GMT"),
+        Some(1_795_358_131)
+    );
+    assert_eq!(parse_http_date("yesterday"), None);
+    assert_eq!(parse_http_date("Sun, 22 Foo 2026 14:35:31 GMT"), None);
+}

@@ -87,7 +87,8 @@ impl WorkspaceStateSettings {
         }
     }
 
-    fn to_json(&self) -> Value {
+    /// The `settings` object as the state file records it.
+    pub fn to_json(&self) -> Value {
         let mut m: BTreeMap<String, Value> = self.extra.clone();
         if !self.allow_builds.is_empty() {
             m.insert("allowBuilds".into(), json!(self.allow_builds));

@@ -215,6 +215,7 @@ fn assert_modules_yaml(name: &str, plan: &InstallPlan, supported: SupportedArchi
         allow_builds,
         ignored_builds: Vec::new(),
         injected_deps: indexmap::IndexMap::new(),
+        previous_skipped: Vec::new(),
     };
     let mut opts = PlanOptions::new(host(), &registry_url);
     opts.supported_architectures = supported;

@@ -1,0 +1,200 @@
+//! Installs over an existing `node_modules`: a lockfile that changed
+//! (packages added, removed, upgraded, a peer changed) leaves the tree pnpm
+//! 12 leaves after the same step, and equal to a clean install; nothing
+//! changed answers from the state files.
+
+mod support;
+
+use std::path::Path;
+
+use pacquet_testing::{DiffOptions, PnpmEnv, Registry, assert_trees_equal, prepare_project};
+use support::{pacquet, pacquet_install_ok, stdout};
+
+/// Replaces the project files in `dir` with those of fixture `name`,
+/// keeping `node_modules`.
+fn switch_to(name: &str, dir: &Path, registry: &Registry) {
+    for file in [
+        "package.json",
+        "pnpm-lock.yaml",
+        "pnpm-workspace.yaml",
+        ".npmrc",
+    ] {
+        let _ = std::fs::remove_file(dir.join(file));
+    }
+    prepare_project(name, dir, &registry.url());
+}
+
+/// Installs fixture `from`, switches the project to fixture `to` (with
+/// `extra_settings` appended to its `pnpm-workspace.yaml`) and installs
+/// again, with pnpm 12 and with pacquet; pacquet's result must equal
+/// pnpm's. Returns the temp dir, pacquet's project and environment.
+fn transition(
+    from: &str,
+    to: &str,
+    extra_settings: &str,
+) -> (tempfile::TempDir, std::path::PathBuf, PnpmEnv, Registry) {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let step = |project: &Path, install: &dyn Fn(&Path)| {
+        prepare_project(from, project, &registry.url());
+        install(project);
+        switch_to(to, project, &registry);
+        if !extra_settings.is_empty() {
+            let settings = project.join("pnpm-workspace.yaml");
+            let mut text = std::fs::read_to_string(&settings).unwrap_or_default();
+            text.push_str(extra_settings);
+            std::fs::write(&settings, text).unwrap();
+        }
+        install(project);
+    };
+
+    let pnpm_project = tmp.path().join("pnpm/project");
+    let pnpm_env = PnpmEnv::new(&tmp.path().join("pnpm/env"), &registry.url());
+    step(&pnpm_project, &|p| {
+        pnpm_env.install_frozen(p);
+    });
+
+    let project = tmp.path().join("pacquet/project");
+    let env = PnpmEnv::new(&tmp.path().join("pacquet/env"), &registry.url());
+    step(&project, &|p| {
+        pacquet_install_ok(&env, p, &[]);
+    });
+
+    let opts =
+        DiffOptions::for_installs(&pnpm_project, &pnpm_env.store_dir, &project, &env.store_dir);
+    assert_trees_equal(&pnpm_project, &project, &opts);
+    (tmp, project, env, registry)
+}
+
+/// With `modulesCacheMaxAge: 0` orphaned package directories go at once
+/// (by default pnpm 12 keeps them for a week: see the other transitions).
+#[test]
+fn orphans_are_pruned_when_the_cache_age_is_zero() {
+    let (tmp, project, env, registry) = transition("combined", "basic", "modulesCacheMaxAge: 0\n");
+    let clean = tmp.path().join("clean/project");
+    prepare_project("basic", &clean, &registry.url());
+    pacquet_install_ok(&env, &clean, &[]);
+    let slot_dirs = |root: &Path| -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(root.join("node_modules/.pnpm"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.contains('@'))
+            .collect();
+        names.sort();
+        names
+    };
+    assert_eq!(slot_dirs(&project), slot_dirs(&clean));
+    assert!(!project.join("node_modules/.pnpm/pq-deep-1@1.0.0").exists());
+}
+
+#[test]
+fn packages_added_and_bins_kept() {
+    transition("basic", "combined", "");
+}
+
+#[test]
+fn packages_removed_with_their_bins() {
+    let (_tmp, project, _env, _registry) = transition("combined", "basic", "");
+    // Orphaned package directories stay for `modulesCacheMaxAge`.
+    assert!(project.join("node_modules/.pnpm/pq-deep-1@1.0.0").exists());
+    assert!(!project.join("node_modules/pq-deep-1").exists());
+}
+
+#[test]
+fn peer_versions_changed() {
+    transition("peers", "peers-hashed", "");
+}
+
+#[test]
+fn aliases_replace_packages() {
+    transition("hoisting", "aliases", "");
+}
+
+#[test]
+fn a_different_store_relinks_everything() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let project = tmp.path().join("project");
+    prepare_project("basic", &project, &registry.url());
+    let first = PnpmEnv::new(&tmp.path().join("env-a"), &registry.url());
+    pacquet_install_ok(&first, &project, &[]);
+
+    let second = PnpmEnv::new(&tmp.path().join("env-b"), &registry.url());
+    pacquet_install_ok(&second, &project, &[]);
+    let file = project.join("node_modules/.pnpm/pq-plain@1.1.0/node_modules/pq-plain/index.js");
+    let blob_links = std::fs::metadata(&file).unwrap();
+    // Linked from the second store: its blob is the same inode.
+    let in_second_store = walk_files(&second.store_dir.join("v11/files"))
+        .into_iter()
+        .any(|p| same_inode(&p, &blob_links));
+    assert!(in_second_store, "index.js is not linked from the new store");
+
+    let clean = tmp.path().join("clean");
+    prepare_project("basic", &clean, &registry.url());
+    pacquet_install_ok(&second, &clean, &[]);
+    let opts = DiffOptions::for_installs(&clean, &second.store_dir, &project, &second.store_dir);
+    assert_trees_equal(&clean, &project, &opts);
+}
+
+#[test]
+fn nothing_changed_is_already_up_to_date() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let project = tmp.path().join("project");
+    prepare_project("basic", &project, &registry.url());
+    let env = PnpmEnv::new(&tmp.path().join("env"), &registry.url());
+    pacquet_install_ok(&env, &project, &[]);
+
+    // A package directory removed behind pacquet's back is not noticed:
+    // the repeat install trusts the state files, as pnpm 12 does.
+    let victim = project.join("node_modules/.pnpm/pq-deprecated@1.0.0");
+    std::fs::remove_dir_all(&victim).unwrap();
+    registry.reset_requests();
+    let out = pacquet(&env, &project, &["install", "--frozen-lockfile"]);
+    assert!(out.status.success());
+    assert!(
+        stdout(&out).contains("Already up to date"),
+        "{}",
+        stdout(&out)
+    );
+    assert!(!victim.exists());
+    assert_eq!(registry.total_requests(), 0);
+
+    // Touching the lockfile makes the next install check everything.
+    let lockfile = project.join("pnpm-lock.yaml");
+    let text = std::fs::read(&lockfile).unwrap();
+    std::fs::write(&lockfile, text).unwrap();
+    let later = std::time::SystemTime::now() + std::time::Duration::from_secs(1);
+    std::fs::File::options()
+        .write(true)
+        .open(&lockfile)
+        .unwrap()
+        .set_modified(later)
+        .unwrap();
+    let out = pacquet(&env, &project, &["install", "--frozen-lockfile"]);
+    assert!(out.status.success());
+    assert!(!stdout(&out).contains("Already up to date"));
+    assert!(
+        victim
+            .join("node_modules/pq-deprecated/package.json")
+            .exists()
+    );
+}
+
+fn walk_files(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let path = entry.path();
+        if entry.file_type().unwrap().is_dir() {
+            out.extend(walk_files(&path));
+        } else {
+            out.push(path);
+        }
+    }
+    out
+}
+
+fn same_inode(path: &Path, meta: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(path).is_ok_and(|m| m.ino() == meta.ino() && m.dev() == meta.dev())
+}
