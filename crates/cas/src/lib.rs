@@ -5,6 +5,7 @@
 //! temp+rename rewrite, `EMFILE` backoff) and the reuse check of a blob
 //! against its index row (§8). Rows themselves live in `pacquet-store-index`.
 
+mod at;
 mod cas;
 mod clock;
 mod digest;
@@ -15,6 +16,7 @@ mod temp_name;
 mod verify;
 mod write;
 
+pub use at::BlobAt;
 pub use cas::{Cas, CasFile};
 pub use clock::now_ms;
 pub use digest::sha512_hex;

@@ -35,24 +35,20 @@ impl Cas {
         size: u64,
         checked_at: Option<f64>,
     ) -> FileCheck {
-        let path = self.file_path(digest_hex, executable);
-        let Ok(meta) = fs::metadata(&path) else {
+        let Some(stat) = self.stat_blob(digest_hex, executable) else {
             return FileCheck::Missing;
         };
-        if !meta.is_file() {
+        if !stat.is_file {
             return FileCheck::Damaged;
         }
-        let modified_ms = meta
-            .modified()
-            .map(clock::system_time_ms)
-            .unwrap_or(f64::INFINITY);
-        if modified_ms - checked_at.unwrap_or(0.0) <= MTIME_SLACK_MS {
+        if stat.modified_ms - checked_at.unwrap_or(0.0) <= MTIME_SLACK_MS {
             return FileCheck::Ok;
         }
+        let path = self.file_path(digest_hex, executable);
         // Serialize with in-process writers so we never delete a blob that
         // one of them has just healed.
         let _stripe = stripes::lock(digest_hex, executable);
-        if meta.len() != size {
+        if stat.size != size {
             let _ = fs::remove_file(&path);
             return FileCheck::Damaged;
         }
@@ -81,4 +77,42 @@ fn hash_file(path: &Path) -> io::Result<String> {
         }
     }
     Ok(hex::encode(hasher.finalize()))
+}
+
+/// What the reuse check needs from `stat`.
+struct BlobStat {
+    is_file: bool,
+    size: u64,
+    modified_ms: f64,
+}
+
+impl Cas {
+    /// `fstatat` on the shard descriptor (one path component for the kernel
+    /// to walk), else `stat` on the full path.
+    fn stat_blob(&self, digest_hex: &str, executable: bool) -> Option<BlobStat> {
+        if let Some(at) = self.blob_at(digest_hex, executable) {
+            let mut st = std::mem::MaybeUninit::<libc::stat>::uninit();
+            // SAFETY: `at.name` is NUL-terminated, `st` is written on success.
+            let rc = unsafe { libc::fstatat(at.dir, at.name.as_ptr(), st.as_mut_ptr(), 0) };
+            if rc != 0 {
+                return None;
+            }
+            // SAFETY: fstatat succeeded.
+            let st = unsafe { st.assume_init() };
+            return Some(BlobStat {
+                is_file: st.st_mode & libc::S_IFMT == libc::S_IFREG,
+                size: st.st_size as u64,
+                modified_ms: st.st_mtime as f64 * 1e3 + st.st_mtime_nsec as f64 / 1e6,
+            });
+        }
+        let meta = fs::metadata(self.file_path(digest_hex, executable)).ok()?;
+        Some(BlobStat {
+            is_file: meta.is_file(),
+            size: meta.len(),
+            modified_ms: meta
+                .modified()
+                .map(clock::system_time_ms)
+                .unwrap_or(f64::INFINITY),
+        })
+    }
 }

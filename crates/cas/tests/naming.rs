@@ -58,3 +58,28 @@ fn temp_names_follow_pnpm() {
     );
     assert_eq!(temp_file_name("abc-def", 7, 12), "abc712");
 }
+
+/// `blob_at` names the same file as `file_path`, relative to an open shard
+/// descriptor; without the shard (or with a non-hex digest) there is none.
+#[test]
+fn blob_at_names_the_blob_relative_to_its_shard() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cas = Cas::new(tmp.path());
+    assert!(cas.blob_at(IS_NUMBER_PACKAGE_JSON, false).is_none());
+    let written = cas.write(b"hello", true).unwrap();
+    let at = cas
+        .blob_at(&written.digest, true)
+        .expect("shard exists now");
+    let path = cas.file_path(&written.digest, true);
+    assert_eq!(
+        at.name.to_str().unwrap(),
+        path.file_name().unwrap().to_str().unwrap()
+    );
+    let mut st = std::mem::MaybeUninit::<libc::stat>::uninit();
+    // SAFETY: NUL-terminated name, `st` written on success.
+    let rc = unsafe { libc::fstatat(at.dir, at.name.as_ptr(), st.as_mut_ptr(), 0) };
+    assert_eq!(rc, 0);
+    // SAFETY: fstatat succeeded.
+    assert_eq!(unsafe { st.assume_init() }.st_size, 5);
+    assert!(cas.blob_at("zz-not-hex", false).is_none());
+}

@@ -5,6 +5,7 @@
 //! lexicographically first file) is placed last through a temporary name
 //! and a `rename`, so a directory whose marker exists is complete.
 
+mod at;
 mod file;
 mod method;
 
@@ -21,6 +22,9 @@ pub struct PackageFile<'a> {
     pub rel_path: &'a str,
     /// The CAS blob.
     pub src: PathBuf,
+    /// The same blob relative to its open shard directory, when the store
+    /// provides one: hard links then cost the kernel a shorter path walk.
+    pub at: Option<pacquet_cas::BlobAt>,
     /// Whether the file must be executable (`-exec` blob).
     pub executable: bool,
 }
@@ -86,15 +90,36 @@ fn import_files(
     let marker = completion_marker(files);
     create_dir(dest_dir).map_err(io_err(dest_dir))?;
     let subdirs: BTreeSet<&str> = files.iter().flat_map(|f| ancestors(f.rel_path)).collect();
+    // Descriptor-relative calls when this import makes hard links.
+    let mut dir_fd = (state.links_first(method) && files.iter().any(|f| f.at.is_some()))
+        .then(|| at::DirFd::open(dest_dir).ok())
+        .flatten();
     for dir in subdirs {
-        let path = dest_dir.join(dir);
-        create_dir(&path).map_err(io_err(&path))?;
+        match &mut dir_fd {
+            Some(fd) => fd.mkdir(dir).map_err(io_err(&dest_dir.join(dir)))?,
+            None => {
+                let path = dest_dir.join(dir);
+                create_dir(&path).map_err(io_err(&path))?;
+            }
+        }
     }
+    let mut linked = false;
     for f in files.iter().filter(|f| Some(f.rel_path) != marker) {
+        if let (Some(fd), Some(blob)) = (&mut dir_fd, &f.at)
+            && fd.link(blob, f.rel_path).is_ok()
+        {
+            linked = true;
+            continue;
+        }
+        // Not linked (another device, the link limit, a permission, a
+        // missing blob): the general path knows the fallbacks and errors.
         let dst = dest_dir.join(f.rel_path);
         state
             .import_file(&f.src, &dst, f.executable, method)
             .map_err(io_err(&dst))?;
+    }
+    if linked {
+        state.record(UsedMethod::Hardlink);
     }
     if let Some(marker) = marker {
         let f = files

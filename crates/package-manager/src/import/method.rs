@@ -76,7 +76,16 @@ impl ImportState {
             .collect()
     }
 
-    fn record(&self, method: UsedMethod) {
+    /// Whether an import with `method` tries a hard link first now.
+    pub(crate) fn links_first(&self, method: ImportMethod) -> bool {
+        match method {
+            ImportMethod::Hardlink => true,
+            ImportMethod::Auto => self.level.load(Ordering::Relaxed) == HARDLINK,
+            _ => false,
+        }
+    }
+
+    pub(crate) fn record(&self, method: UsedMethod) {
         let bit = match method {
             UsedMethod::Hardlink => 1,
             UsedMethod::Clone => 2,
@@ -126,12 +135,7 @@ impl ImportState {
         executable: bool,
         method: ImportMethod,
     ) -> std::io::Result<()> {
-        let try_link = match method {
-            ImportMethod::Hardlink => true,
-            ImportMethod::Auto => self.level.load(Ordering::Relaxed) == HARDLINK,
-            _ => false,
-        };
-        if try_link {
+        if self.links_first(method) {
             match link_file(src, dst) {
                 Ok(()) => {
                     self.record(UsedMethod::Hardlink);

@@ -42,6 +42,7 @@ fn as_package_files(files: &[(String, PathBuf, bool)]) -> Vec<PackageFile<'_>> {
             rel_path: rel,
             src: src.clone(),
             executable: *exec,
+            at: None,
         })
         .collect()
 }
@@ -172,6 +173,7 @@ fn marker_is_package_json_else_first_path() {
         rel_path: p,
         src: PathBuf::new(),
         executable: false,
+        at: None,
     };
     assert_eq!(
         completion_marker(&[pf("z.js"), pf("package.json"), pf("a.js")]),
@@ -297,4 +299,85 @@ fn import_method_parses_setting_values() {
         Ok(ImportMethod::Hardlink)
     );
     assert!("symlink".parse::<ImportMethod>().is_err());
+}
+
+/// The same files addressed through an open descriptor of the store dir.
+fn with_descriptors<'a>(
+    files: &'a [(String, PathBuf, bool)],
+    store: &std::fs::File,
+) -> Vec<PackageFile<'a>> {
+    use std::os::fd::AsRawFd;
+    as_package_files(files)
+        .into_iter()
+        .map(|mut f| {
+            let name = f.src.file_name().unwrap().to_str().unwrap();
+            f.at = Some(pacquet_cas::BlobAt {
+                dir: store.as_raw_fd(),
+                name: std::ffi::CString::new(name).unwrap(),
+            });
+            f
+        })
+        .collect()
+}
+
+#[test]
+fn descriptor_links_share_the_inode_and_replace_leftovers() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cas = Cas::new(tmp.path());
+    let list = files(&cas);
+    let store = std::fs::File::open(&cas.dir).unwrap();
+    let dest = tmp.path().join("pkg");
+    // A file an interrupted import left behind.
+    std::fs::create_dir_all(dest.join("lib")).unwrap();
+    std::fs::write(dest.join("lib/index.js"), "stale").unwrap();
+    let state = ImportState::new();
+    let files = with_descriptors(&list, &store);
+    let outcome = import_package(&dest, &files, ImportMethod::Auto, &state).unwrap();
+    assert_eq!(outcome, ImportOutcome::Imported);
+    for (rel, src, _) in &list {
+        let a = std::fs::metadata(dest.join(rel)).unwrap();
+        let b = std::fs::metadata(src).unwrap();
+        assert_eq!(a.ino(), b.ino(), "{rel}");
+    }
+    assert_eq!(state.methods_used(), vec![UsedMethod::Hardlink]);
+}
+
+#[test]
+fn descriptor_links_fall_back_to_the_path_for_a_bad_descriptor_entry() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cas = Cas::new(tmp.path());
+    let list = files(&cas);
+    let store = std::fs::File::open(&cas.dir).unwrap();
+    let mut files = with_descriptors(&list, &store);
+    // A name the descriptor does not have: the path still imports it.
+    files[1].at.as_mut().unwrap().name = std::ffi::CString::new("missing").unwrap();
+    let dest = tmp.path().join("pkg");
+    import_package(&dest, &files, ImportMethod::Hardlink, &ImportState::new()).unwrap();
+    assert_eq!(
+        std::fs::read_to_string(dest.join(&list[1].0)).unwrap(),
+        "index"
+    );
+}
+
+#[test]
+fn copies_ignore_descriptors() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cas = Cas::new(tmp.path());
+    let list = files(&cas);
+    let store = std::fs::File::open(&cas.dir).unwrap();
+    let dest = tmp.path().join("pkg");
+    let state = ImportState::new();
+    import_package(
+        &dest,
+        &with_descriptors(&list, &store),
+        ImportMethod::Copy,
+        &state,
+    )
+    .unwrap();
+    for (rel, src, _) in &list {
+        let a = std::fs::metadata(dest.join(rel)).unwrap();
+        let b = std::fs::metadata(src).unwrap();
+        assert_ne!(a.ino(), b.ino(), "{rel}");
+    }
+    assert_eq!(state.methods_used(), vec![UsedMethod::Copy]);
 }

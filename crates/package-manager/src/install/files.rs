@@ -79,6 +79,7 @@ pub fn package_files<'r>(cas: &Cas, files: &'r [(String, FileInfo)]) -> Vec<Pack
             rel_path: path,
             src: cas.file_path(&info.digest, info.is_executable()),
             executable: info.is_executable(),
+            at: cas.blob_at(&info.digest, info.is_executable()),
         })
         .collect()
 }
