@@ -272,3 +272,76 @@ fn store_add_records_tarballs_as_pnpm_does() {
     );
     assert!(stderr(&theirs).contains("Error: ERR_PNPM_STORE_ADD_FAILURE"));
 }
+
+/// A project pnpm installed with `modulesDir: nm` and copied files (one
+/// link per blob) is still in use: prune must find its current lockfile.
+#[test]
+fn prune_keeps_a_pnpm_project_with_copied_files_and_its_own_modules_dir() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let env = PnpmEnv::new(&tmp.path().join("env"), &registry.url());
+    let project = tmp.path().join("project");
+    prepare_project("basic", &project, &registry.url());
+    let manifest = project.join("pnpm-workspace.yaml");
+    let mut settings = std::fs::read_to_string(&manifest).unwrap();
+    settings.push_str("\nmodulesDir: nm\npackageImportMethod: copy\n");
+    std::fs::write(&manifest, settings).unwrap();
+    env.install_frozen(&project);
+    assert!(project.join("nm/.pnpm/lock.yaml").is_file());
+    let store = env.store_dir.join("v11");
+    let (keys, files) = (index_keys(&store), blobs(&store));
+
+    let out = pacquet(&env, &project, &["store", "prune"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out),
+        "Removed 0 files (0 bytes)\nRemoved 0 packages\n"
+    );
+    assert_eq!(index_keys(&store), keys);
+    assert_eq!(blobs(&store), files);
+}
+
+/// The lock files pnpm 12's prune takes (its own lock directory under a
+/// private `$XDG_RUNTIME_DIR`): pacquet takes the same ones.
+#[test]
+fn prune_takes_pnpms_store_locks() {
+    let tmp = tempfile::tempdir().unwrap();
+    let env = PnpmEnv::new(&tmp.path().join("env"), "http://127.0.0.1:9/");
+    let lock_names = |runtime_dir: &Path| -> BTreeSet<String> {
+        // SAFETY: getuid has no preconditions.
+        let uid = unsafe { libc::getuid() };
+        let dir = runtime_dir.join(format!("pnpm-store-operation-locks-{uid}"));
+        std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect()
+    };
+    let mut runs = Vec::new();
+    for tool in ["pacquet", "pnpm"] {
+        let runtime_dir = tmp.path().join(format!("run-{tool}"));
+        std::fs::create_dir_all(&runtime_dir).unwrap();
+        let mode = std::os::unix::fs::PermissionsExt::from_mode(0o700);
+        std::fs::set_permissions(&runtime_dir, mode).unwrap();
+        let mut cmd = match tool {
+            "pacquet" => {
+                let mut cmd = Command::new(pacquet_bin());
+                env.apply_env(&mut cmd);
+                cmd
+            }
+            _ => env.bare_command(tmp.path(), &[]),
+        };
+        let out = cmd
+            .current_dir(tmp.path())
+            .env("XDG_RUNTIME_DIR", &runtime_dir)
+            .args(["store", "prune"])
+            .arg(format!("--store-dir={}", env.store_dir.display()))
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{tool}: {}", stderr(&out));
+        runs.push(lock_names(&runtime_dir));
+    }
+    let (ours, theirs) = (&runs[0], &runs[1]);
+    assert!(ours.contains("all-stores.lock"), "{ours:?}");
+    assert_eq!(ours.len(), 2, "{ours:?}");
+    assert!(ours.is_subset(theirs), "ours {ours:?}, pnpm's {theirs:?}");
+}

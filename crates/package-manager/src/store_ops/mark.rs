@@ -2,11 +2,12 @@
 //! still use.
 //!
 //! pnpm 12.21 registers each project as a symlink in `<store>/projects/`.
-//! Its prune drops links whose target is gone, and for the others reads
-//! `<project>/node_modules/.modules.yaml` (for `virtualStoreDir`) and the
-//! current lockfile `<virtualStoreDir>/lock.yaml`; every package listed
-//! there keeps its row and blobs, even blobs with a single link (copied or
-//! built packages). A project without a current lockfile marks nothing.
+//! Its prune drops links whose target is gone, and for the others reads the
+//! project's `pnpm-workspace.yaml` (for `modulesDir`), `<modulesDir>/.modules.yaml`
+//! (for `virtualStoreDir`) and the current lockfile
+//! `<virtualStoreDir>/lock.yaml`; every package listed there keeps its row
+//! and blobs, even blobs with a single link (copied or built packages). A
+//! project without a current lockfile marks nothing.
 
 use std::{collections::HashSet, io::ErrorKind, path::Path};
 
@@ -51,15 +52,22 @@ fn scan(path: &Path, e: impl std::error::Error + Send + Sync + 'static) -> Store
 }
 
 /// `<vsd>/lock.yaml` of the project, where `vsd` comes from
-/// `.modules.yaml` (relative to the modules dir) and defaults to `.pnpm`.
+/// `.modules.yaml` (relative to the modules dir) and defaults to the
+/// project's configured virtual store dir.
 fn current_lockfile(project: &Path) -> Result<Option<Lockfile>, StoreOpsError> {
-    let modules = project.join("node_modules");
+    // Only the project's own files count, not this process's environment.
+    let options = pacquet_config::LoadOptions {
+        cwd: project.to_owned(),
+        ..pacquet_config::LoadOptions::default()
+    };
+    let config = pacquet_config::load(&options).map_err(|e| scan(project, e))?;
+    let modules = project.join(&config.modules_dir);
     let vsd = std::fs::read(modules.join(".modules.yaml"))
         .ok()
         .and_then(|bytes| serde_json::from_slice::<serde_json::Value>(&bytes).ok())
-        .and_then(|v| v.get("virtualStoreDir")?.as_str().map(str::to_owned))
-        .unwrap_or_else(|| ".pnpm".to_owned());
-    let path = modules.join(vsd).join("lock.yaml");
+        .and_then(|v| v.get("virtualStoreDir")?.as_str().map(|d| modules.join(d)))
+        .unwrap_or(config.virtual_store_dir);
+    let path = vsd.join("lock.yaml");
     read_lockfile(&path).map_err(|e| scan(&path, e))
 }
 
