@@ -141,3 +141,6 @@ fn package_json_removed(data: &[u8], removed: &HashSet<String>) -> bool {
         .find(|(path, _)| path == "package.json")
         .is_some_and(|(_, info)| removed.contains(&info.digest.to_ascii_lowercase()))
 }
+
+#[cfg(test)]
+mod tests;
