@@ -28,6 +28,51 @@ pub enum Command {
     /// Install the dependencies recorded in pnpm-lock.yaml.
     #[command(alias = "i")]
     Install(InstallArgs),
+    /// Download every package pnpm-lock.yaml needs into the store, without
+    /// package.json and without creating node_modules.
+    Fetch(FetchArgs),
+    /// Manage the content-addressable store.
+    Store(StoreArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct FetchArgs {
+    /// Never touch the network: fail when a package is not in the store.
+    #[arg(long)]
+    pub offline: bool,
+
+    /// The content-addressable store to use (`/v11` is appended as pnpm does).
+    #[arg(long, value_name = "DIR")]
+    pub store_dir: Option<PathBuf>,
+
+    /// Override the default registry.
+    #[arg(long, value_name = "URL")]
+    pub registry: Option<String>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct StoreArgs {
+    /// The content-addressable store to use (`/v11` is appended as pnpm does).
+    #[arg(long, global = true, value_name = "DIR")]
+    pub store_dir: Option<PathBuf>,
+
+    #[command(subcommand)]
+    pub command: StoreCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum StoreCommand {
+    /// Print the store directory.
+    Path,
+    /// Report installed packages whose files differ from the store (exit 1).
+    Status,
+    /// Remove packages and files that no project uses.
+    Prune,
+    /// Add tarball files (or directories of .tgz files) to the store.
+    Add {
+        #[arg(required = true, value_name = "TARBALL")]
+        tarballs: Vec<PathBuf>,
+    },
 }
 
 #[derive(Debug, clap::Args)]

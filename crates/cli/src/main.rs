@@ -41,6 +41,15 @@ fn main() -> ExitCode {
 
     let result = match &cli.command {
         Command::Install(args) => commands::install::run(&cli, args, runtime.handle()),
+        Command::Fetch(args) => commands::fetch::run(&cli, args, runtime.handle()),
+        Command::Store(args) => commands::store::run(&cli, args),
+    };
+    // pnpm 12 heads install and fetch errors with the operation; store
+    // commands print their error as the headline.
+    let operation = match &cli.command {
+        Command::Install(_) => Some("installing dependencies"),
+        Command::Fetch(_) => Some("fetching dependencies"),
+        Command::Store(_) => None,
     };
 
     match result {
@@ -48,11 +57,13 @@ fn main() -> ExitCode {
         Err(err) => {
             let out = match cli.reporter {
                 Reporter::Ndjson => report::render_ndjson(err.as_ref()) + "\n",
-                _ => report::render(
-                    "installing dependencies",
-                    err.as_ref(),
-                    std::io::stderr().is_terminal(),
-                ),
+                _ => {
+                    let tty = std::io::stderr().is_terminal();
+                    match operation {
+                        Some(operation) => report::render(operation, err.as_ref(), tty),
+                        None => report::render_plain(err.as_ref(), tty),
+                    }
+                }
             };
             eprint!("{out}");
             ExitCode::FAILURE

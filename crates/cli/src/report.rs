@@ -70,6 +70,46 @@ pub fn render(operation: &'static str, err: &dyn Diagnostic, is_tty: bool) -> St
     out
 }
 
+/// Renders `err` with its own message as the headline, as pnpm 12 does for
+/// `store` commands (`× Packages in the store have been mutated`).
+pub fn render_plain(err: &dyn Diagnostic, is_tty: bool) -> String {
+    let mut out = String::new();
+    if let Some(code) = error_code(err) {
+        out.push_str("Error: ");
+        out.push_str(&code);
+        out.push_str("\n\n");
+    }
+    let theme = if is_tty {
+        GraphicalTheme::unicode()
+    } else {
+        GraphicalTheme::unicode_nocolor()
+    };
+    let handler = GraphicalReportHandler::new_themed(theme)
+        .with_width(80)
+        .without_cause_chain();
+    // Rendering into a String cannot fail.
+    let _ = handler.render_report(&mut out, &Uncoded(err));
+    out
+}
+
+/// `err` without its code, which the first line already shows.
+#[derive(Debug)]
+struct Uncoded<'a>(&'a dyn Diagnostic);
+
+impl fmt::Display for Uncoded<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self.0, f)
+    }
+}
+
+impl std::error::Error for Uncoded<'_> {}
+
+impl Diagnostic for Uncoded<'_> {
+    fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
+        self.0.help()
+    }
+}
+
 /// One `{"name":"pnpm","level":"error",…}` line for `--reporter=ndjson`.
 pub fn render_ndjson(err: &dyn Diagnostic) -> String {
     serde_json::json!({

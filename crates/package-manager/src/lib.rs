@@ -10,7 +10,8 @@
 //! * [`layout`] holds the naming rules (`depPathToFilename`, relative paths).
 //! * [`install::install`] carries a plan out: store prefetch, warm/cold
 //!   partition, linking, symlinks, bins and state files, reporting
-//!   [`reporter::Event`]s on the way.
+//!   [`reporter::Event`]s on the way; [`install::fetch`] only fills the store.
+//! * [`store_ops`] holds the `store status|prune|add` operations.
 
 mod error;
 mod import;
@@ -20,6 +21,7 @@ mod plan;
 mod platform;
 pub mod reporter;
 pub mod state;
+pub mod store_ops;
 
 pub use error::PackageManagerError;
 pub use import::{

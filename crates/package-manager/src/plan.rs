@@ -11,6 +11,7 @@ mod options;
 mod pattern;
 
 pub use build::plan;
+pub(crate) use fetch::fetch_source;
 pub use model::*;
 pub use options::{ImporterSelection, IncludedGroups, PlanOptions};
 

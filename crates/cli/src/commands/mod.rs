@@ -1,1 +1,4 @@
+pub mod fetch;
 pub mod install;
+pub mod settings;
+pub mod store;

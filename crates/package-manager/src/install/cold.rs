@@ -79,6 +79,20 @@ pub fn fetch_and_link(
     plan: &InstallPlan,
     cold: &[usize],
 ) -> Result<(), InstallError> {
+    fetch_to_store(runtime, Some(ctx), fetch, store, plan, cold)
+}
+
+/// Downloads the `cold` slots into the CAS and queues their index rows;
+/// with `link`, also imports each package into its slots. `pacquet fetch`
+/// passes `None`: it fills the store and creates no `node_modules`.
+pub fn fetch_to_store(
+    runtime: &tokio::runtime::Handle,
+    link: Option<&LinkContext<'_>>,
+    fetch: &FetchContext<'_>,
+    store: &Store,
+    plan: &InstallPlan,
+    cold: &[usize],
+) -> Result<(), InstallError> {
     if cold.is_empty() {
         return Ok(());
     }
@@ -96,11 +110,17 @@ pub fn fetch_and_link(
                     let group = &groups[g];
                     let first = &plan.slots[group.slots[0]];
                     let package_id = first.dep_path.package_id();
-                    let row =
-                        extract_to_store(ctx.cas, &tarball, package_id, &ExtractLimits::default())?;
+                    let row = extract_to_store(
+                        &store.cas,
+                        &tarball,
+                        package_id,
+                        &ExtractLimits::default(),
+                    )?;
                     drop(tarball);
-                    for &i in &group.slots {
-                        ctx.import(i, &plan.slots[i], &row, Origin::Network)?;
+                    if let Some(ctx) = link {
+                        for &i in &group.slots {
+                            ctx.import(i, &plan.slots[i], &row, Origin::Network)?;
+                        }
                     }
                     if let Some(key) = &first.store_key {
                         sender.put(key.clone(), row);

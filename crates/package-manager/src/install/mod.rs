@@ -7,6 +7,7 @@ mod build;
 mod cold;
 mod dirs;
 mod error;
+mod fetch;
 mod files;
 mod gates;
 mod options;
@@ -22,6 +23,7 @@ mod write_state;
 use std::sync::OnceLock;
 
 pub use error::InstallError;
+pub use fetch::{FetchSummary, fetch, plan_all_importers, read_wanted_lockfile};
 pub use gates::{CheckedLockfile, LOCKFILE_NAME, Project, importer_id, read_checked_lockfile};
 pub use options::{import_method, plan_options, relative_path};
 pub use state::write_atomic;

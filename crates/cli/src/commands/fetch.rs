@@ -1,0 +1,34 @@
+//! `pacquet fetch`: fill the store from pnpm-lock.yaml (see
+//! `pacquet_package_manager::install::fetch`).
+
+use pacquet_config::CliOverrides;
+
+use super::settings::{CliResult, boxed, cwd, info, load, reporter, store_dir_flag};
+use crate::args::{Cli, FetchArgs};
+
+pub fn run(cli: &Cli, args: &FetchArgs, runtime: &tokio::runtime::Handle) -> CliResult<()> {
+    let config = load(
+        cli,
+        CliOverrides {
+            store_dir: store_dir_flag(&args.store_dir),
+            offline: args.offline.then_some(true),
+            registry: args.registry.clone(),
+            ..CliOverrides::default()
+        },
+    )?;
+    let cwd = cwd(cli)?;
+    let reporter = reporter(cli, &cwd);
+    let summary = pacquet_package_manager::install::fetch(&config, runtime, reporter.as_ref())
+        .map_err(boxed)?;
+    info(
+        cli,
+        &cwd,
+        &format!(
+            "Fetched {} packages into {} ({} downloaded)",
+            summary.packages,
+            config.store_dir.display(),
+            summary.downloaded
+        ),
+    );
+    Ok(())
+}
