@@ -82,6 +82,16 @@ impl<'a> Builds<'a> {
         }
     }
 
+    /// Whether a git or git-hosted package may run its prepare step (`None`
+    /// with `ignoreScripts`). pnpm 12 matches these only by their full id
+    /// (`name@<url>`), never by name, so no name is passed to the policy.
+    pub fn may_prepare(&self, package_id: &str) -> Option<bool> {
+        if self.ignore_scripts {
+            return None;
+        }
+        Some(self.policy.decide("", "", package_id) == BuildDecision::Allowed)
+    }
+
     /// Decides how slot `i` is imported from `row`.
     pub fn mode(&self, i: usize, slot: &Slot, row: &PackageFilesIndex) -> ImportMode {
         if self.ignore_scripts || row.requires_build != Some(true) {

@@ -15,7 +15,7 @@ use pacquet_config::Config;
 use pacquet_tarball::{DownloadRequest, ExtractLimits, Fetcher, FetcherOptions, extract_to_store};
 use rayon::prelude::*;
 
-use super::{InstallError, files::LinkContext, store::Store};
+use super::{InstallError, files::LinkContext, sources, store::Store};
 use crate::{FetchSource, InstallPlan, reporter::Origin};
 
 /// Network settings and the lazily built HTTP client.
@@ -79,10 +79,32 @@ pub fn fetch_and_link(
     plan: &InstallPlan,
     cold: &[usize],
 ) -> Result<(), InstallError> {
+    // Directories and git repositories are fetched without the download
+    // pipeline.
+    let (cold, local): (Vec<usize>, Vec<usize>) = cold.iter().copied().partition(|&i| {
+        !matches!(
+            plan.slots[i].fetch,
+            FetchSource::Directory { .. } | FetchSource::Git { .. }
+        )
+    });
+    local.par_iter().try_for_each(|&i| {
+        let slot = &plan.slots[i];
+        match &slot.fetch {
+            FetchSource::Directory { path } => sources::import_directory(ctx, i, slot, path),
+            _ => Ok(()),
+        }
+    })?;
+    let clones: Vec<usize> = local
+        .into_iter()
+        .filter(|&i| matches!(plan.slots[i].fetch, FetchSource::Git { .. }))
+        .collect();
+    if !clones.is_empty() {
+        clone_and_link(ctx, store, plan, &clones)?;
+    }
     if cold.is_empty() {
         return Ok(());
     }
-    let groups = group_by_source(plan, cold);
+    let groups = group_by_source(plan, &cold);
     let fetcher = fetch.fetcher()?;
     let sender = store.sender()?;
     // Bounded so tarballs waiting for a CPU never pile up in memory.
@@ -96,13 +118,37 @@ pub fn fetch_and_link(
                     let group = &groups[g];
                     let first = &plan.slots[group.slots[0]];
                     let package_id = first.dep_path.package_id();
-                    let row =
+                    let raw =
                         extract_to_store(ctx.cas, &tarball, package_id, &ExtractLimits::default())?;
                     drop(tarball);
+                    let row = match &first.fetch {
+                        FetchSource::GitHostedTarball {
+                            url,
+                            integrity,
+                            path,
+                        } => {
+                            // pnpm keeps the archive as downloaded too.
+                            if let Some(integrity) = integrity {
+                                sender.put(format!("{integrity}\t{url}"), raw.clone());
+                            }
+                            sources::prepare_git_hosted(
+                                ctx.cas,
+                                ctx.builds,
+                                package_id,
+                                &raw,
+                                path.as_deref(),
+                            )?
+                        }
+                        _ => sources::Prepared {
+                            row: raw,
+                            built: true,
+                        },
+                    };
+                    let sources::Prepared { row, built } = row;
                     for &i in &group.slots {
                         ctx.import(i, &plan.slots[i], &row, Origin::Network)?;
                     }
-                    if let Some(key) = &first.store_key {
+                    if let Some(key) = first.store_key.as_ref().filter(|_| built) {
                         sender.put(key.clone(), row);
                     }
                     Ok::<(), InstallError>(())
@@ -134,6 +180,41 @@ pub fn fetch_and_link(
     })
 }
 
+/// Clones each git package once, prepares it, stores its row and links it
+/// into every slot that uses it.
+fn clone_and_link(
+    ctx: &LinkContext<'_>,
+    store: &Store,
+    plan: &InstallPlan,
+    slots: &[usize],
+) -> Result<(), InstallError> {
+    let sender = store.sender()?;
+    group_by_source(plan, slots)
+        .par_iter()
+        .try_for_each(|group| {
+            let first = &plan.slots[group.slots[0]];
+            let FetchSource::Git { repo, commit, path } = &first.fetch else {
+                return Ok(());
+            };
+            let package_id = first.dep_path.package_id();
+            let sources::Prepared { row, built } = sources::fetch_git(
+                ctx.cas,
+                ctx.builds,
+                package_id,
+                repo,
+                commit,
+                path.as_deref(),
+            )?;
+            for &i in &group.slots {
+                ctx.import(i, &plan.slots[i], &row, Origin::Network)?;
+            }
+            if let Some(key) = first.store_key.as_ref().filter(|_| built) {
+                sender.put(key.clone(), row);
+            }
+            Ok(())
+        })
+}
+
 fn group_by_source(plan: &InstallPlan, cold: &[usize]) -> Vec<Group> {
     let mut by_key: HashMap<&str, usize> = HashMap::new();
     let mut groups: Vec<Group> = Vec::new();
@@ -163,6 +244,16 @@ async fn download(
             let req = DownloadRequest {
                 url,
                 integrity: Some(integrity),
+                authorization: authorization.as_deref(),
+                package_id,
+            };
+            Ok(fetcher.download(&req).await?)
+        }
+        FetchSource::GitHostedTarball { url, integrity, .. } => {
+            let authorization = fetch.config.authorization_for(url, Some(slot.name()));
+            let req = DownloadRequest {
+                url,
+                integrity: integrity.as_deref(),
                 authorization: authorization.as_deref(),
                 package_id,
             };
