@@ -55,8 +55,8 @@ impl<'a> FetchContext<'a> {
 }
 
 /// Slots sharing one tarball (peer variants): fetched once, linked into each.
-struct Group {
-    slots: Vec<usize>,
+pub(super) struct Group {
+    pub slots: Vec<usize>,
 }
 
 /// The URL (or path) a slot's files come from, for messages.
@@ -87,20 +87,7 @@ pub fn fetch_and_link(
             FetchSource::Directory { .. } | FetchSource::Git { .. }
         )
     });
-    local.par_iter().try_for_each(|&i| {
-        let slot = &plan.slots[i];
-        match &slot.fetch {
-            FetchSource::Directory { path } => sources::import_directory(ctx, i, slot, path),
-            _ => Ok(()),
-        }
-    })?;
-    let clones: Vec<usize> = local
-        .into_iter()
-        .filter(|&i| matches!(plan.slots[i].fetch, FetchSource::Git { .. }))
-        .collect();
-    if !clones.is_empty() {
-        clone_and_link(ctx, store, plan, &clones)?;
-    }
+    sources::link_local(ctx, store, plan, &local)?;
     if cold.is_empty() {
         return Ok(());
     }
@@ -139,16 +126,12 @@ pub fn fetch_and_link(
                                 path.as_deref(),
                             )?
                         }
-                        _ => sources::Prepared {
-                            row: raw,
-                            built: true,
-                        },
+                        _ => raw,
                     };
-                    let sources::Prepared { row, built } = row;
                     for &i in &group.slots {
                         ctx.import(i, &plan.slots[i], &row, Origin::Network)?;
                     }
-                    if let Some(key) = first.store_key.as_ref().filter(|_| built) {
+                    if let Some(key) = &first.store_key {
                         sender.put(key.clone(), row);
                     }
                     Ok::<(), InstallError>(())
@@ -180,42 +163,8 @@ pub fn fetch_and_link(
     })
 }
 
-/// Clones each git package once, prepares it, stores its row and links it
-/// into every slot that uses it.
-fn clone_and_link(
-    ctx: &LinkContext<'_>,
-    store: &Store,
-    plan: &InstallPlan,
-    slots: &[usize],
-) -> Result<(), InstallError> {
-    let sender = store.sender()?;
-    group_by_source(plan, slots)
-        .par_iter()
-        .try_for_each(|group| {
-            let first = &plan.slots[group.slots[0]];
-            let FetchSource::Git { repo, commit, path } = &first.fetch else {
-                return Ok(());
-            };
-            let package_id = first.dep_path.package_id();
-            let sources::Prepared { row, built } = sources::fetch_git(
-                ctx.cas,
-                ctx.builds,
-                package_id,
-                repo,
-                commit,
-                path.as_deref(),
-            )?;
-            for &i in &group.slots {
-                ctx.import(i, &plan.slots[i], &row, Origin::Network)?;
-            }
-            if let Some(key) = first.store_key.as_ref().filter(|_| built) {
-                sender.put(key.clone(), row);
-            }
-            Ok(())
-        })
-}
-
-fn group_by_source(plan: &InstallPlan, cold: &[usize]) -> Vec<Group> {
+/// Slots sharing one store key (or source), first-seen order.
+pub(super) fn group_by_source(plan: &InstallPlan, cold: &[usize]) -> Vec<Group> {
     let mut by_key: HashMap<&str, usize> = HashMap::new();
     let mut groups: Vec<Group> = Vec::new();
     for &i in cold {

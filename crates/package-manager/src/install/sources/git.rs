@@ -5,11 +5,9 @@ use std::{path::Path, process::Command};
 
 use pacquet_cas::Cas;
 
-use super::{
-    prepare::{Prepared, prepare_and_store},
-    sub_dir,
-    temp::TempDir,
-};
+use pacquet_store_index::PackageFilesIndex;
+
+use super::{prepare::prepare_and_store, sub_dir, temp::TempDir};
 use crate::install::{InstallError, build::Builds};
 
 pub fn fetch_git(
@@ -19,7 +17,7 @@ pub fn fetch_git(
     repo: &str,
     commit: &str,
     path: Option<&str>,
-) -> Result<Prepared, InstallError> {
+) -> Result<PackageFilesIndex, InstallError> {
     let tmp = TempDir::new("git").map_err(|source| InstallError::SourceIo {
         package_id: package_id.to_owned(),
         what: "create a directory for the clone",

@@ -4,11 +4,7 @@
 
 use pacquet_store_index::PackageFilesIndex;
 
-use super::{
-    prepare::{Prepared, prepare_and_store},
-    sub_dir,
-    temp::TempDir,
-};
+use super::{prepare::prepare_and_store, sub_dir, temp::TempDir};
 use crate::{
     ImportMethod, ImportState, import_package,
     install::{InstallError, build::Builds, files::package_files},
@@ -21,7 +17,7 @@ pub fn prepare_git_hosted(
     package_id: &str,
     raw: &PackageFilesIndex,
     path: Option<&str>,
-) -> Result<Prepared, InstallError> {
+) -> Result<PackageFilesIndex, InstallError> {
     let tmp = TempDir::new("git-hosted").map_err(|source| InstallError::SourceIo {
         package_id: package_id.to_owned(),
         what: "create a directory to prepare the package in",

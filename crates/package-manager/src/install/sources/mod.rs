@@ -7,16 +7,17 @@ mod directory;
 mod git;
 mod git_hosted;
 mod glob;
+mod link;
 mod packlist;
 mod prepare;
 mod temp;
 
 use std::path::{Component, Path, PathBuf};
 
-pub use directory::import_directory;
-pub use git::fetch_git;
+use directory::import_directory;
+use git::fetch_git;
 pub use git_hosted::prepare_git_hosted;
-pub use prepare::Prepared;
+pub use link::link_local;
 
 use super::InstallError;
 

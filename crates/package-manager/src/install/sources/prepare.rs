@@ -2,7 +2,8 @@
 //! package has a `prepare` script (or a prepublish-style script and no main
 //! file), run `<pm> install` in it (which runs `prepare`), then its
 //! `prepublish`/`prepack`/`publish` scripts, then drop `node_modules`.
-//! The result is stored as the `…\tbuilt` row.
+//! The result is stored as the `…\tbuilt` row (`…\tnot-built` when
+//! `ignoreScripts` skips the step).
 
 use std::{path::Path, process::Command};
 
@@ -15,15 +16,6 @@ use crate::install::{InstallError, build::Builds};
 
 const PREPUBLISH_SCRIPTS: [&str; 3] = ["prepublish", "prepack", "publish"];
 
-/// A prepared package's row, and whether it may be recorded under the
-/// `…\tbuilt` key: not when `ignoreScripts` skipped a needed prepare step
-/// (pnpm keeps such packages under `…\tnot-built`, which this engine does
-/// not write).
-pub struct Prepared {
-    pub row: PackageFilesIndex,
-    pub built: bool,
-}
-
 /// Prepares the package in `dir` if it needs it and may, then stores its
 /// packed files.
 pub fn prepare_and_store(
@@ -31,7 +23,7 @@ pub fn prepare_and_store(
     builds: &Builds<'_>,
     package_id: &str,
     dir: &Path,
-) -> Result<Prepared, InstallError> {
+) -> Result<PackageFilesIndex, InstallError> {
     let io = |what: &'static str| {
         move |source: std::io::Error| InstallError::SourceIo {
             package_id: package_id.to_owned(),
@@ -41,9 +33,9 @@ pub fn prepare_and_store(
     };
     let manifest = read_manifest(dir).map_err(io("read the package manifest"))?;
     let needed = should_be_built(manifest.as_ref(), dir);
-    let may = builds.may_prepare(package_id);
-    let built = !needed || may.is_some();
-    let manifest = match (needed, may) {
+    // With `ignoreScripts` the package is packed unprepared; the plan then
+    // keys it `…\tnot-built`, as pnpm does.
+    let manifest = match (needed, builds.may_prepare(package_id)) {
         (false, _) | (true, None) => manifest,
         (true, Some(false)) => {
             return Err(InstallError::GitDepPrepareNotAllowed {
@@ -56,9 +48,7 @@ pub fn prepare_and_store(
             read_manifest(dir).map_err(io("read the prepared manifest"))?
         }
     };
-    let row = row_from_dir(cas, dir, manifest.as_ref(), needed)
-        .map_err(io("store the prepared files"))?;
-    Ok(Prepared { row, built })
+    row_from_dir(cas, dir, manifest.as_ref(), needed).map_err(io("store the prepared files"))
 }
 
 /// pnpm's `packageShouldBeBuilt`.
