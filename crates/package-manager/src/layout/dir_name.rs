@@ -30,7 +30,10 @@ pub fn dep_path_to_filename(key: &str, max_len: usize) -> String {
         while !escaped.is_char_boundary(cut) {
             cut -= 1;
         }
-        return format!("{}_{}", &escaped[..cut], short_hash(&escaped));
+        // A name that needed the step-4 hash keeps hashing the raw key
+        // (pnpm 12.21, seen with a git key carrying `&path:`).
+        let hashed = if ambiguous { key } else { escaped.as_str() };
+        return format!("{}_{}", &escaped[..cut], short_hash(hashed));
     }
     result
 }
