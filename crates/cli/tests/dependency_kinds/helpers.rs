@@ -63,11 +63,22 @@ pub fn index_keys(store_dir: &Path) -> Vec<String> {
         .collect()
 }
 
-/// A git repository at `dir` holding the files of `source`, committed with
-/// a fixed identity and date so the commit id never changes. Returns its
-/// `file://` URL and the commit.
-pub fn git_repo(source: &Path, dir: &Path) -> (String, String) {
-    copy_dir(source, dir).unwrap();
+/// A git repository at `dir` holding the files of `source` (under `sub`,
+/// below a private root manifest, when given), committed with a fixed
+/// identity and date so the commit id never changes. Returns its `file://`
+/// URL and the commit.
+pub fn git_repo(source: &Path, dir: &Path, sub: Option<&str>) -> (String, String) {
+    match sub {
+        Some(sub) => {
+            copy_dir(source, &dir.join(sub)).unwrap();
+            std::fs::write(
+                dir.join("package.json"),
+                r#"{"name":"monorepo","private":true}"#,
+            )
+            .unwrap();
+        }
+        None => copy_dir(source, dir).unwrap(),
+    }
     let git = |args: &[&str]| {
         let out = std::process::Command::new("git")
             .args(args)
