@@ -1,38 +1,66 @@
 //! The small glob dialect of `files` entries and ignore files: `*` and `?`
 //! stay inside one path segment, `**` crosses segments.
 
-/// Whether `path` (`/`-separated) matches `pattern` as a whole.
+/// Whether `path` (`/`-separated) matches `pattern` as a whole. Memoized
+/// over (pattern position, path position), so hostile patterns such as
+/// `*a*a*a…` from a package's `files` cost at most their product.
 pub fn glob_match(pattern: &str, path: &str) -> bool {
-    matches(pattern.as_bytes(), path.as_bytes())
+    // Longer patterns are not real file names; refusing them bounds memory.
+    if pattern.len() > MAX_PATTERN {
+        return false;
+    }
+    let mut memo = Memo {
+        p: pattern.as_bytes(),
+        s: path.as_bytes(),
+        seen: vec![None; (pattern.len() + 1) * (path.len() + 1)],
+    };
+    memo.matches(0, 0)
 }
 
-fn matches(p: &[u8], s: &[u8]) -> bool {
-    match p.first() {
-        None => s.is_empty(),
-        Some(b'*') if p.get(1) == Some(&b'*') => {
-            // `**/` may also match no directory at all.
-            let rest = &p[2..];
-            let rest_after_slash = rest.strip_prefix(b"/").unwrap_or(rest);
-            if matches(rest_after_slash, s) {
-                return true;
-            }
-            (0..s.len())
-                .any(|i| matches(rest, &s[i + 1..]) || matches(rest_after_slash, &s[i + 1..]))
+const MAX_PATTERN: usize = 1024;
+
+struct Memo<'a> {
+    p: &'a [u8],
+    s: &'a [u8],
+    seen: Vec<Option<bool>>,
+}
+
+impl Memo<'_> {
+    fn matches(&mut self, pi: usize, si: usize) -> bool {
+        let slot = pi * (self.s.len() + 1) + si;
+        if let Some(known) = self.seen[slot] {
+            return known;
         }
-        Some(b'*') => {
-            let rest = &p[1..];
-            for i in 0..=s.len() {
-                if matches(rest, &s[i..]) {
-                    return true;
-                }
-                if s.get(i) == Some(&b'/') {
-                    break;
-                }
+        let result = self.step(pi, si);
+        self.seen[slot] = Some(result);
+        result
+    }
+
+    fn step(&mut self, pi: usize, si: usize) -> bool {
+        let (p, s) = (self.p, self.s);
+        match p.get(pi) {
+            None => si == s.len(),
+            Some(b'*') if p.get(pi + 1) == Some(&b'*') => {
+                // `**/` may also match no directory at all.
+                let rest = pi + 2;
+                let after_slash = if p.get(rest) == Some(&b'/') {
+                    rest + 1
+                } else {
+                    rest
+                };
+                (si..=s.len()).any(|i| self.matches(rest, i) || self.matches(after_slash, i))
             }
-            false
+            Some(b'*') => {
+                // One segment: stop at the next `/`.
+                let end = s[si..]
+                    .iter()
+                    .position(|c| *c == b'/')
+                    .map_or(s.len(), |n| si + n);
+                (si..=end).any(|i| self.matches(pi + 1, i))
+            }
+            Some(b'?') => s.get(si).is_some_and(|c| *c != b'/') && self.matches(pi + 1, si + 1),
+            Some(c) => s.get(si) == Some(c) && self.matches(pi + 1, si + 1),
         }
-        Some(b'?') => s.first().is_some_and(|c| *c != b'/') && matches(&p[1..], &s[1..]),
-        Some(c) => s.first() == Some(c) && matches(&p[1..], &s[1..]),
     }
 }
 
@@ -47,6 +75,12 @@ mod tests {
         assert!(glob_match("lib/*.js", "lib/a.js"));
         assert!(glob_match("a?c", "abc"));
         assert!(!glob_match("a?c", "a/c"));
+    }
+
+    #[test]
+    fn hostile_patterns_finish() {
+        let pattern = "*a".repeat(200);
+        assert!(!glob_match(&pattern, &"a".repeat(150)));
     }
 
     #[test]
