@@ -111,24 +111,38 @@ fn store_is_shared_with_pnpm_both_ways() {
 #[test]
 fn remote_tarball_without_integrity_is_refused() {
     let registry = Registry::start_fixtures();
+    refused_without_integrity(&registry, &registry.archive_url("pq-dup", "1.0.0"));
+}
+
+/// pnpm 12.21 exempts only archives of the known git hosts from the
+/// integrity requirement, not every `gitHosted: true` entry.
+#[test]
+fn git_hosted_archive_without_integrity_is_refused() {
+    let registry = Registry::start_fixtures();
+    refused_without_integrity(&registry, &registry.codeload_url("pq-hosted", "1.0.0"));
+}
+
+/// Drops the `integrity` of the dep-kinds entry whose tarball is `url`,
+/// then expects `ERR_PNPM_MISSING_TARBALL_INTEGRITY` from both tools.
+fn refused_without_integrity(registry: &Registry, url: &str) {
     let tmp = tempfile::tempdir().unwrap();
     let project = tmp.path().join("project");
     prepare_project("dep-kinds", &project, &registry.url());
     let lockfile = project.join("pnpm-lock.yaml");
-    let archive = registry.archive_url("pq-dup", "1.0.0");
     let text: String = std::fs::read_to_string(&lockfile)
         .unwrap()
         .lines()
-        .map(|line| {
-            if line.contains(&format!("tarball: {archive}}}")) && !line.contains("gitHosted") {
-                format!("    resolution: {{tarball: {archive}}}\n")
-            } else {
-                format!("{line}\n")
+        .map(|line| match line.split_once("integrity: ") {
+            Some((head, rest)) if line.ends_with(&format!("tarball: {url}}}")) => {
+                let after = rest.split_once(", ").map_or("", |(_, t)| t);
+                format!("{head}{after}\n")
             }
+            _ => format!("{line}\n"),
         })
         .collect();
     assert!(
-        text.contains(&format!("resolution: {{tarball: {archive}}}")),
+        text.contains(&format!("tarball: {url}}}"))
+            && !text.contains(&format!("==, tarball: {url}}}")),
         "integrity removed: {text}"
     );
     std::fs::write(&lockfile, text).unwrap();
@@ -137,11 +151,14 @@ fn remote_tarball_without_integrity_is_refused() {
         &project,
         &["install", "--frozen-lockfile", "--reporter=append-only"],
     );
+    let pnpm_output = format!(
+        "{}{}",
+        String::from_utf8_lossy(&by_pnpm.stdout),
+        String::from_utf8_lossy(&by_pnpm.stderr)
+    );
     assert!(
-        String::from_utf8_lossy(&by_pnpm.stdout).contains("ERR_PNPM_MISSING_TARBALL_INTEGRITY")
-            || String::from_utf8_lossy(&by_pnpm.stderr)
-                .contains("ERR_PNPM_MISSING_TARBALL_INTEGRITY"),
-        "{by_pnpm:?}"
+        pnpm_output.contains("ERR_PNPM_MISSING_TARBALL_INTEGRITY"),
+        "{pnpm_output}"
     );
     let _ = std::fs::remove_dir_all(project.join("node_modules"));
     let out = pacquet(&env, &project, &["install", "--frozen-lockfile"]);

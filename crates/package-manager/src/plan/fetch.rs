@@ -44,6 +44,14 @@ pub(crate) fn fetch_source(
             git_hosted,
             path,
         } => {
+            // pnpm 12.21 lets only archives of the known git hosts go
+            // without integrity; a `gitHosted: true` archive elsewhere is
+            // refused like any tarball (checked with a loopback URL).
+            if integrity.is_none() && !is_git_hosted_url(tarball) {
+                return Err(PackageManagerError::MissingTarballIntegrity {
+                    dep_path: dep_path.to_string(),
+                });
+            }
             if git_hosted == &Some(true) || is_git_hosted_url(tarball) {
                 let key = format!("{tarball_pkg_id}\t{built}");
                 let source = FetchSource::GitHostedTarball {
