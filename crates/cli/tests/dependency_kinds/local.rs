@@ -141,3 +141,42 @@ fn link_outside_the_workspace_matches_pnpm() {
     let link = std::fs::read_link(pair.pacquet.join("node_modules/outside")).unwrap();
     assert_eq!(link, std::path::Path::new("../../outside"));
 }
+
+/// A `file:` directory with an install script, allowed by its full id:
+/// pnpm 12 copies it (no hard links to the source) and runs the script in
+/// the copy.
+#[test]
+fn file_directory_with_install_script_is_built_like_pnpm() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let source = tmp.path().join("source");
+    write_project(
+        &source,
+        serde_json::json!({ "built-dir": "file:./built-dir" }),
+        "allowBuilds:\n  'built-dir@file:built-dir': true\n",
+        &registry.url(),
+    );
+    let dir = source.join("built-dir");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("package.json"),
+        r#"{"name":"built-dir","version":"1.0.0","scripts":{"postinstall":"node -e \"require('fs').writeFileSync('post.txt', 'built')\""}}"#,
+    )
+    .unwrap();
+    PnpmEnv::new(&tmp.path().join("lock-env"), &registry.url()).lockfile_only(&source);
+    let pair = Pair::install(&source, tmp.path(), &registry.url());
+    pair.assert_same_tree();
+    let injected = pair
+        .pacquet
+        .join("node_modules/.pnpm/built-dir@file+built-dir/node_modules/built-dir");
+    assert_eq!(
+        std::fs::read_to_string(injected.join("post.txt")).unwrap(),
+        "built"
+    );
+    let source_manifest = pair.pacquet.join("built-dir/package.json");
+    assert_eq!(
+        std::fs::metadata(source_manifest).unwrap().nlink(),
+        1,
+        "copied"
+    );
+}
