@@ -170,3 +170,55 @@ fn refused_without_integrity(registry: &Registry, url: &str) {
     );
     assert!(!project.join("node_modules").exists(), "nothing written");
 }
+
+/// A remote tarball with install scripts: `allowBuilds` by name does not
+/// cover it (pnpm 12 reports it as ignored), its full id does.
+#[test]
+fn remote_tarball_builds_need_their_full_id_like_pnpm() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let url = registry.archive_url("pq-scripts", "1.0.0");
+    for (allow, builds) in [("pq-scripts", false), (&*format!("pq-scripts@{url}"), true)] {
+        let root = tmp.path().join(if builds { "by-id" } else { "by-name" });
+        let source = root.join("source");
+        super::helpers::write_project(
+            &source,
+            serde_json::json!({ "pq-scripts": url }),
+            &format!("allowBuilds:\n  '{allow}': true\n"),
+            &registry.url(),
+        );
+        PnpmEnv::new(&root.join("lock-env"), &registry.url()).lockfile_only(&source);
+        if builds {
+            let pair = super::helpers::Pair::install(&source, &root, &registry.url());
+            pair.assert_same_tree();
+            let slot = std::fs::canonicalize(pair.pacquet.join("node_modules/pq-scripts")).unwrap();
+            assert!(slot.join("postinstall.txt").is_file());
+            continue;
+        }
+        let env = PnpmEnv::new(&root.join("env"), &registry.url());
+        let project = root.join("pnpm");
+        pacquet_testing::copy_dir(&source, &project).unwrap();
+        let by_pnpm = env.run(
+            &project,
+            &["install", "--frozen-lockfile", "--reporter=append-only"],
+        );
+        let pnpm_output = format!(
+            "{}{}",
+            String::from_utf8_lossy(&by_pnpm.stdout),
+            String::from_utf8_lossy(&by_pnpm.stderr)
+        );
+        assert!(
+            pnpm_output.contains("ERR_PNPM_IGNORED_BUILDS"),
+            "{pnpm_output}"
+        );
+        let project = root.join("pacquet");
+        pacquet_testing::copy_dir(&source, &project).unwrap();
+        let out = pacquet(&env, &project, &["install", "--frozen-lockfile"]);
+        assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+        assert!(
+            stderr(&out).contains("ERR_PNPM_IGNORED_BUILDS"),
+            "{}",
+            stderr(&out)
+        );
+    }
+}

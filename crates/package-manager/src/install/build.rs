@@ -99,9 +99,12 @@ impl<'a> Builds<'a> {
         }
         let name = slot.name();
         let version = slot.dep_path.version();
+        // pnpm 12.21 applies name entries of `allowBuilds` to registry
+        // versions only; URL, `file:` and git packages need their full id.
+        let by_name = if version.contains(':') { "" } else { name };
         match self
             .policy
-            .decide(name, version, slot.dep_path.package_id())
+            .decide(by_name, version, slot.dep_path.package_id())
         {
             BuildDecision::Allowed => {}
             BuildDecision::Denied => return ImportMode::Plain,
