@@ -32,8 +32,8 @@ pub use diff::{DiffOptions, Difference, EntryKind, assert_trees_equal, diff_tree
 pub use fixtures::{FixturePackage, PackageSet, sri_sha512, tarball_path};
 pub use pack::{pack_dir, pack_files};
 pub use paths::{
-    copy_dir, copy_project, packages_dir, prepare_project, project_dir, project_names,
-    projects_dir, workspace_root, write_npmrc,
+    REGISTRY_PLACEHOLDER, copy_dir, copy_project, packages_dir, prepare_project, project_dir,
+    project_names, projects_dir, substitute_registry, workspace_root, write_npmrc,
 };
 pub use pnpm::{InstalledFixture, PNPM_VERSION, PnpmEnv, pnpm_bin, pnpm_install_fixture};
 pub use registry::{Fault, Registry};

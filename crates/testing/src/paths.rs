@@ -59,7 +59,43 @@ pub fn copy_project(name: &str, dest: &Path) {
 /// port of the loopback registry is recorded.
 pub fn prepare_project(name: &str, dest: &Path, registry_url: &str) {
     copy_project(name, dest);
+    substitute_registry(dest, registry_url).unwrap_or_else(|e| {
+        panic!(
+            "substitute {REGISTRY_PLACEHOLDER} in {}: {e}",
+            dest.display()
+        )
+    });
     write_npmrc(dest, registry_url);
+}
+
+/// Stands for the registry URL (with its trailing `/`) in committed
+/// `package.json`, `pnpm-lock.yaml` and `pnpm-workspace.yaml` files that
+/// name tarball URLs, since the port changes every run.
+pub const REGISTRY_PLACEHOLDER: &str = "{{REGISTRY}}/";
+
+/// Replaces [`REGISTRY_PLACEHOLDER`] by `registry_url` in every
+/// `package.json`, `pnpm-lock.yaml` and `pnpm-workspace.yaml` under `dir`
+/// (outside `node_modules`).
+pub fn substitute_registry(dir: &Path, registry_url: &str) -> io::Result<()> {
+    for entry in fs::read_dir(dir)? {
+        let entry = entry?;
+        let path = entry.path();
+        let name = entry.file_name();
+        if entry.file_type()?.is_dir() {
+            if name != "node_modules" {
+                substitute_registry(&path, registry_url)?;
+            }
+        } else if name == "package.json"
+            || name == "pnpm-lock.yaml"
+            || name == "pnpm-workspace.yaml"
+        {
+            let text = fs::read_to_string(&path)?;
+            if text.contains(REGISTRY_PLACEHOLDER) {
+                fs::write(&path, text.replace(REGISTRY_PLACEHOLDER, registry_url))?;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Writes `<dir>/.npmrc` with `registry=<url>` (pnpm reads the registry from

@@ -15,6 +15,7 @@
 
 use std::path::PathBuf;
 
+use crate::paths::REGISTRY_PLACEHOLDER;
 use crate::pnpm::PnpmEnv;
 use crate::registry::Registry;
 
@@ -36,8 +37,27 @@ pub fn regenerate_lockfiles(names: &[String]) -> Vec<PathBuf> {
         let _ = std::fs::remove_file(work.join("pnpm-lock.yaml"));
         env.lockfile_only(&work);
         let dest = crate::paths::project_dir(&name).join("pnpm-lock.yaml");
-        std::fs::copy(work.join("pnpm-lock.yaml"), &dest).expect("copy lockfile back");
+        let text = std::fs::read_to_string(work.join("pnpm-lock.yaml")).expect("read lockfile");
+        let text = mark_git_hosted(&text.replace(&registry.url(), REGISTRY_PLACEHOLDER));
+        std::fs::write(&dest, text).expect("write lockfile back");
         written.push(dest);
     }
     written
+}
+
+/// pnpm records archives from GitHub-like hosts as git-hosted; the loopback
+/// registry's `codeload/` route stands for such a host, so its entries get
+/// the `gitHosted: true` pnpm writes for real ones (keys stay sorted).
+fn mark_git_hosted(lockfile: &str) -> String {
+    let codeload = format!("tarball: {REGISTRY_PLACEHOLDER}codeload/");
+    lockfile
+        .lines()
+        .map(|line| match line.split_once("resolution: {") {
+            Some((indent, rest)) if rest.contains(&codeload) && !rest.contains("gitHosted") => {
+                format!("{indent}resolution: {{gitHosted: true, {rest}")
+            }
+            _ => line.to_owned(),
+        })
+        .map(|line| line + "\n")
+        .collect()
 }

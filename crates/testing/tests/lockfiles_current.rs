@@ -38,6 +38,10 @@ fn committed_lockfiles_match_the_fixture_tarballs() {
         for (key, integrity) in integrities(&text) {
             let at = key[1..].find('@').expect("name@version") + 1;
             let (pkg, version) = (&key[..at], &key[at + 1..]);
+            // Tarball URLs and `file:` tarballs are checked by installing them.
+            if !version.starts_with(|c: char| c.is_ascii_digit()) {
+                continue;
+            }
             let fixture = set
                 .get(pkg, version)
                 .unwrap_or_else(|| panic!("{name}: no fixture {key}"));

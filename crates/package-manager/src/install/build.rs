@@ -89,6 +89,16 @@ impl<'a> Builds<'a> {
         })
     }
 
+    /// Whether a git or git-hosted package may run its prepare step (`None`
+    /// with `ignoreScripts`). pnpm 12 matches these only by their full id
+    /// (`name@<url>`), never by name, so no name is passed to the policy.
+    pub fn may_prepare(&self, package_id: &str) -> Option<bool> {
+        if self.ignore_scripts {
+            return None;
+        }
+        Some(self.policy.decide("", "", package_id) == BuildDecision::Allowed)
+    }
+
     /// Decides how slot `i` is imported from `row`.
     pub fn mode(&self, i: usize, slot: &Slot, row: &PackageFilesIndex) -> ImportMode {
         if self.ignore_scripts || row.requires_build != Some(true) {
@@ -96,9 +106,12 @@ impl<'a> Builds<'a> {
         }
         let name = slot.name();
         let version = slot.dep_path.version();
+        // pnpm 12.21 applies name entries of `allowBuilds` to registry
+        // versions only; URL, `file:` and git packages need their full id.
+        let by_name = if version.contains(':') { "" } else { name };
         match self
             .policy
-            .decide(name, version, slot.dep_path.package_id())
+            .decide(by_name, version, slot.dep_path.package_id())
         {
             BuildDecision::Allowed => {}
             BuildDecision::Denied => return ImportMode::Plain,

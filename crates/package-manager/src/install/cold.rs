@@ -15,7 +15,7 @@ use pacquet_config::Config;
 use pacquet_tarball::{DownloadRequest, ExtractLimits, Fetcher, FetcherOptions, extract_to_store};
 use rayon::prelude::*;
 
-use super::{InstallError, files::LinkContext, store::Store};
+use super::{InstallError, files::LinkContext, sources, store::Store};
 use crate::{FetchSource, InstallPlan, reporter::Origin};
 
 /// Network settings and the lazily built HTTP client.
@@ -55,8 +55,8 @@ impl<'a> FetchContext<'a> {
 }
 
 /// Slots sharing one tarball (peer variants): fetched once, linked into each.
-struct Group {
-    slots: Vec<usize>,
+pub(super) struct Group {
+    pub slots: Vec<usize>,
 }
 
 /// The URL (or path) a slot's files come from, for messages.
@@ -79,12 +79,23 @@ pub fn fetch_and_link(
     plan: &InstallPlan,
     cold: &[usize],
 ) -> Result<(), InstallError> {
-    fetch_to_store(runtime, Some(ctx), fetch, store, plan, cold)
+    // Directories and git repositories are fetched without the download
+    // pipeline.
+    let (cold, local): (Vec<usize>, Vec<usize>) = cold.iter().copied().partition(|&i| {
+        !matches!(
+            plan.slots[i].fetch,
+            FetchSource::Directory { .. } | FetchSource::Git { .. }
+        )
+    });
+    sources::link_local(ctx, store, plan, &local)?;
+    fetch_to_store(runtime, Some(ctx), fetch, store, plan, &cold)
 }
 
 /// Downloads the `cold` slots into the CAS and queues their index rows;
 /// with `link`, also imports each package into its slots. `pacquet fetch`
 /// passes `None`: it fills the store and creates no `node_modules`.
+/// Directory and git slots are not downloads: [`fetch_and_link`] takes
+/// them elsewhere, and `pacquet fetch` leaves them to the install.
 pub fn fetch_to_store(
     runtime: &tokio::runtime::Handle,
     link: Option<&LinkContext<'_>>,
@@ -93,10 +104,20 @@ pub fn fetch_to_store(
     plan: &InstallPlan,
     cold: &[usize],
 ) -> Result<(), InstallError> {
+    let cold: Vec<usize> = cold
+        .iter()
+        .copied()
+        .filter(|&i| {
+            !matches!(
+                plan.slots[i].fetch,
+                FetchSource::Directory { .. } | FetchSource::Git { .. }
+            )
+        })
+        .collect();
     if cold.is_empty() {
         return Ok(());
     }
-    let groups = group_by_source(plan, cold);
+    let groups = group_by_source(plan, &cold);
     let fetcher = fetch.fetcher()?;
     let sender = store.sender()?;
     // Bounded so tarballs waiting for a CPU never pile up in memory.
@@ -110,13 +131,38 @@ pub fn fetch_to_store(
                     let group = &groups[g];
                     let first = &plan.slots[group.slots[0]];
                     let package_id = first.dep_path.package_id();
-                    let row = extract_to_store(
+                    let raw = extract_to_store(
                         &store.cas,
                         &tarball,
                         package_id,
                         &ExtractLimits::default(),
                     )?;
                     drop(tarball);
+                    let row = match &first.fetch {
+                        FetchSource::GitHostedTarball {
+                            url,
+                            integrity,
+                            path,
+                        } => {
+                            // pnpm keeps the archive as downloaded too.
+                            if let Some(integrity) = integrity {
+                                sender.put(format!("{integrity}\t{url}"), raw.clone());
+                            }
+                            // `pacquet fetch` stores the archive; the install
+                            // prepares it.
+                            let Some(ctx) = link else {
+                                return Ok(());
+                            };
+                            sources::prepare_git_hosted(
+                                &store.cas,
+                                ctx.builds,
+                                package_id,
+                                &raw,
+                                path.as_deref(),
+                            )?
+                        }
+                        _ => raw,
+                    };
                     if let Some(ctx) = link {
                         for &i in &group.slots {
                             ctx.import(i, &plan.slots[i], &row, Origin::Network)?;
@@ -154,7 +200,8 @@ pub fn fetch_to_store(
     })
 }
 
-fn group_by_source(plan: &InstallPlan, cold: &[usize]) -> Vec<Group> {
+/// Slots sharing one store key (or source), first-seen order.
+pub(super) fn group_by_source(plan: &InstallPlan, cold: &[usize]) -> Vec<Group> {
     let mut by_key: HashMap<&str, usize> = HashMap::new();
     let mut groups: Vec<Group> = Vec::new();
     for &i in cold {
@@ -183,6 +230,16 @@ async fn download(
             let req = DownloadRequest {
                 url,
                 integrity: Some(integrity),
+                authorization: authorization.as_deref(),
+                package_id,
+            };
+            Ok(fetcher.download(&req).await?)
+        }
+        FetchSource::GitHostedTarball { url, integrity, .. } => {
+            let authorization = fetch.config.authorization_for(url, Some(slot.name()));
+            let req = DownloadRequest {
+                url,
+                integrity: integrity.as_deref(),
                 authorization: authorization.as_deref(),
                 package_id,
             };

@@ -12,6 +12,7 @@ mod files;
 mod gates;
 mod options;
 mod phases;
+mod sources;
 mod stale;
 mod state;
 mod store;
@@ -260,15 +261,6 @@ fn refuse_unsupported(plan: &InstallPlan) -> Result<(), InstallError> {
     for slot in &plan.slots {
         let reason = match &slot.fetch {
             FetchSource::Unsupported { reason } => reason.clone(),
-            FetchSource::Directory { path } => {
-                format!("`file:` directory dependencies ({path}) are not supported yet")
-            }
-            FetchSource::Git { repo, .. } => {
-                format!("git dependencies ({repo}) are not supported yet")
-            }
-            FetchSource::GitHostedTarball { url, .. } => {
-                format!("git-hosted tarballs ({url}) are not supported yet")
-            }
             _ => continue,
         };
         return Err(InstallError::UnsupportedResolution {
@@ -280,7 +272,9 @@ fn refuse_unsupported(plan: &InstallPlan) -> Result<(), InstallError> {
 }
 
 fn offline_check(plan: &InstallPlan, missing: &[usize]) -> Result<(), InstallError> {
-    if let Some(&i) = missing.first() {
+    // Local directories need no store entry.
+    let needs_store = |i: &&usize| !matches!(plan.slots[**i].fetch, FetchSource::Directory { .. });
+    if let Some(&i) = missing.iter().find(needs_store) {
         let slot = &plan.slots[i];
         return Err(InstallError::NoOfflineTarball {
             package_id: slot.dep_path.package_id().to_owned(),

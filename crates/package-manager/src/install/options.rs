@@ -30,6 +30,7 @@ pub fn plan_options<'a>(
     opts.hoist_pattern = config.hoist_pattern.clone();
     opts.public_hoist_pattern = config.public_hoist_pattern.clone();
     opts.hoist_workspace_packages = config.hoist_workspace_packages;
+    opts.ignore_scripts = config.ignore_scripts;
     opts.included = IncludedGroups {
         dependencies: config.production,
         dev_dependencies: config.dev,

@@ -79,7 +79,7 @@ pub fn write_state_files(inputs: &StateInputs<'_>) -> Result<(), InstallError> {
             package_manager: PACKAGE_MANAGER.to_owned(),
             allow_builds: config.allow_builds.clone(),
             ignored_builds: ignored_builds.to_vec(),
-            injected_deps: Default::default(),
+            injected_deps: injected_deps(plan),
             previous_skipped: previous_skipped.clone(),
         },
     );
@@ -136,6 +136,13 @@ pub fn settings(config: &Config, store_dir: &str) -> WorkspaceStateSettings {
     s.production = config.production;
     s.public_hoist_pattern = config.public_hoist_pattern.clone();
     s.virtual_store_dir_max_length = config.virtual_store_dir_max_length;
+    // Every scoped registry (`@jsr` has a default), sorted as pnpm 12 writes them.
+    let mut routes: Vec<(&String, &String)> = config.registries.scoped.iter().collect();
+    routes.sort();
+    s.registry_routes = routes
+        .into_iter()
+        .map(|(scope, url)| (scope.clone(), url.clone()))
+        .collect();
     if config.is_workspace && !config.packages.is_empty() {
         s.workspace_package_patterns = config.packages.clone();
     }
@@ -169,4 +176,18 @@ fn register_project(store_dir: &Path, root: &Path) {
     }
     let _ = std::fs::create_dir_all(&dir);
     let _ = std::os::unix::fs::symlink(root, &link);
+}
+
+/// `injectedDeps`: each `file:` directory (as written in the lockfile) →
+/// the package directories it was injected into.
+fn injected_deps(plan: &InstallPlan) -> indexmap::IndexMap<String, Vec<String>> {
+    let mut out: indexmap::IndexMap<String, Vec<String>> = indexmap::IndexMap::new();
+    for slot in &plan.slots {
+        if let crate::FetchSource::Directory { path } = &slot.fetch {
+            out.entry(path.clone())
+                .or_default()
+                .push(slot.package_dir.clone());
+        }
+    }
+    out
 }

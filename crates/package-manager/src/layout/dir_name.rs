@@ -9,7 +9,8 @@ pub const DEFAULT_VIRTUAL_STORE_DIR_MAX_LENGTH: usize = 120;
 pub fn dep_path_to_filename(key: &str, max_len: usize) -> String {
     let escaped = escape(key);
     let mut result = escaped.clone();
-    if is_ambiguous_url(key) {
+    let ambiguous = is_ambiguous_url(key);
+    if ambiguous {
         result.push('_');
         result.push_str(&short_hash(key));
     }
@@ -21,13 +22,18 @@ pub fn dep_path_to_filename(key: &str, max_len: usize) -> String {
         result.push('_');
         result.push_str(&short_hash(&escaped));
     }
-    let has_upper = escaped.bytes().any(|b| b.is_ascii_uppercase());
+    // pnpm 12.21 keeps uppercase in names that already carry the step-4
+    // hash (seen with a git key whose repository path has capitals).
+    let has_upper = !ambiguous && escaped.bytes().any(|b| b.is_ascii_uppercase());
     if result.len() > max_len || (has_upper && !escaped.starts_with("file+")) {
         let mut cut = max_len.saturating_sub(33).min(escaped.len());
         while !escaped.is_char_boundary(cut) {
             cut -= 1;
         }
-        return format!("{}_{}", &escaped[..cut], short_hash(&escaped));
+        // A name that needed the step-4 hash keeps hashing the raw key
+        // (pnpm 12.21, seen with a git key carrying `&path:`).
+        let hashed = if ambiguous { key } else { escaped.as_str() };
+        return format!("{}_{}", &escaped[..cut], short_hash(hashed));
     }
     result
 }

@@ -19,6 +19,13 @@ pub(crate) fn fetch_source(
     } else {
         package_id
     };
+    // Git and git-hosted packages are stored after pnpm's prepare step,
+    // which `ignoreScripts` skips (checked with pnpm 12.21).
+    let built = if opts.ignore_scripts {
+        "not-built"
+    } else {
+        "built"
+    };
     Ok(match &info.resolution {
         Resolution::Registry { integrity } => {
             let version = info.version.as_deref().unwrap_or(version);
@@ -37,8 +44,16 @@ pub(crate) fn fetch_source(
             git_hosted,
             path,
         } => {
+            // pnpm 12.21 lets only archives of the known git hosts go
+            // without integrity; a `gitHosted: true` archive elsewhere is
+            // refused like any tarball (checked with a loopback URL).
+            if integrity.is_none() && !is_git_hosted_url(tarball) {
+                return Err(PackageManagerError::MissingTarballIntegrity {
+                    dep_path: dep_path.to_string(),
+                });
+            }
             if git_hosted == &Some(true) || is_git_hosted_url(tarball) {
-                let key = format!("{tarball_pkg_id}\tbuilt");
+                let key = format!("{tarball_pkg_id}\t{built}");
                 let source = FetchSource::GitHostedTarball {
                     url: tarball.clone(),
                     integrity: integrity.clone(),
@@ -64,7 +79,7 @@ pub(crate) fn fetch_source(
             }
         }
         Resolution::Git { repo, commit, path } => {
-            let key = format!("{tarball_pkg_id}\tbuilt");
+            let key = format!("{tarball_pkg_id}\t{built}");
             let source = FetchSource::Git {
                 repo: repo.clone(),
                 commit: commit.clone(),

@@ -68,6 +68,9 @@ pub struct PlanOptions<'a> {
     pub importers: Vec<ImporterSelection>,
     /// Registry tarball URL for `(name, version)` (lockfile.md §5).
     pub tarball_url: &'a (dyn Fn(&str, &str) -> String + Sync),
+    /// `ignoreScripts`: git and git-hosted packages are then stored
+    /// unprepared, under `<pkgId>\tnot-built`.
+    pub ignore_scripts: bool,
 }
 
 impl<'a> PlanOptions<'a> {
@@ -85,6 +88,7 @@ impl<'a> PlanOptions<'a> {
             host,
             importers: Vec::new(),
             tarball_url,
+            ignore_scripts: false,
         }
     }
 }

@@ -154,6 +154,17 @@ impl Registry {
         )
     }
 
+    /// URL of `name@version`'s tarball outside the registry layout, which
+    /// lockfiles record as a remote tarball.
+    pub fn archive_url(&self, name: &str, version: &str) -> String {
+        format!("{}{}", self.url(), source::archive_path(name, version))
+    }
+
+    /// Codeload-style (git-hosted archive) URL of `name@version`'s tarball.
+    pub fn codeload_url(&self, name: &str, version: &str) -> String {
+        format!("{}{}", self.url(), source::codeload_path(name, version))
+    }
+
     /// Number of requests seen for `path` (decoded, with or without the
     /// leading `/`, e.g. `@pq/a/-/a-1.0.0.tgz` or `/@pq/a`).
     pub fn request_count(&self, path: &str) -> usize {

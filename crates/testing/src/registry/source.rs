@@ -30,6 +30,11 @@ impl Source {
             packuments.insert(name.to_string(), serde_json::to_vec(&doc).expect("json"));
             for pkg in versions.values() {
                 tarballs.insert(pkg.tarball_path(), pkg.tarball.clone());
+                // The same bytes at URLs pnpm does not take for registry
+                // tarballs: a plain remote tarball and a codeload-style
+                // git-hosted archive (crate README, "Extra routes").
+                tarballs.insert(archive_path(&pkg.name, &pkg.version), pkg.tarball.clone());
+                tarballs.insert(codeload_path(&pkg.name, &pkg.version), pkg.tarball.clone());
             }
         }
         Source::Fixtures {
@@ -56,6 +61,16 @@ impl Source {
             Source::Mirror(dir) => mirror_file(dir, path),
         }
     }
+}
+
+/// `archive/<name>-<version>.tgz`: a remote tarball URL.
+pub fn archive_path(name: &str, version: &str) -> String {
+    format!("archive/{name}-{version}.tgz")
+}
+
+/// `codeload/<name>/tar.gz/<version>`: shaped like a GitHub archive URL.
+pub fn codeload_path(name: &str, version: &str) -> String {
+    format!("codeload/{name}/tar.gz/{version}")
 }
 
 fn not_found() -> Response {

@@ -85,3 +85,25 @@ fn long_names_are_cut_on_a_char_boundary() {
     assert!(out.len() <= 120);
     assert!(out.ends_with(&short_hash(&key)));
 }
+
+/// Observed with pnpm 12.21: a git key with capitals in the repository path
+/// keeps them, with only the step-4 hash of the raw key.
+#[test]
+fn uppercase_in_an_ambiguous_url_key_is_kept() {
+    assert_eq!(
+        name("pq-git@git+file:///tmp/.tmpMR4A1g/repo#fba4f59f74afc0c5e603520d8becb5dbe25284f9"),
+        "pq-git@git+file++++tmp+.tmpMR4A1g+repo+fba4f59f74afc0c5e603520d8becb5dbe25284f9_afaaa82a4f32359c9e4414a94207d05d"
+    );
+}
+
+/// Observed with pnpm 12.21: too long after the step-4 hash, the name is
+/// cut and the raw key is hashed.
+#[test]
+fn long_ambiguous_url_key_hashes_the_raw_key() {
+    assert_eq!(
+        name(
+            "pq-sub@git+file:///tmp/dkx/mono#873e68ae4200e302f6fc391ddb90fb72a7f06465&path:packages/sub"
+        ),
+        "pq-sub@git+file++++tmp+dkx+mono+873e68ae4200e302f6fc391ddb90fb72a7f06465&path+packages+_20962ac58a07b351f68dbc507822b3dc"
+    );
+}

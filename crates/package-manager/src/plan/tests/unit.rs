@@ -189,6 +189,17 @@ fn fetch_sources_and_store_keys() {
     );
 }
 
+/// pnpm 12.21 keeps git packages it did not prepare under `\tnot-built`.
+#[test]
+fn ignore_scripts_keys_git_packages_not_built() {
+    let plan = run(|o| o.ignore_scripts = true);
+    let git = slot(&plan, "gitpkg@https://codeload.github.com/o/r/tar.gz/abc");
+    assert_eq!(
+        git.store_key.as_deref(),
+        Some("https://codeload.github.com/o/r/tar.gz/abc\tnot-built")
+    );
+}
+
 #[test]
 fn skipped_optional_is_not_linked_and_mismatch_warns() {
     let plan = run(|_| {});
