@@ -40,6 +40,9 @@ pub fn fetch(
     });
     let fetchable = fetchable_slots(&plan)?;
 
+    // pnpm 12's shared store lock, as in `install`.
+    let _store_lock =
+        crate::store_ops::lock_store(&config.store_dir, crate::store_ops::LockMode::Shared).ok();
     let store = store::Store::open(&config.store_dir);
     let rows = store::prefetch_rows(&store, &plan, config.strict_store_pkg_content_check)?;
     // A row whose blobs are gone or damaged is as good as no row: the

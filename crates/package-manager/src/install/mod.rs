@@ -89,6 +89,11 @@ pub fn install(
     }
 
     let root = config.workspace_root.as_path();
+    // Shared with other installs, exclusive against `store prune` (pnpm 12's
+    // locks), so a prune never deletes blobs this install is about to link.
+    // Best effort: a machine without a usable lock directory still installs.
+    let _store_lock =
+        crate::store_ops::lock_store(&config.store_dir, crate::store_ops::LockMode::Shared).ok();
     let store = store::Store::open(&config.store_dir);
     let strict = config.strict_store_pkg_content_check;
     let prefetch = || store::prefetch_rows(&store, &plan, strict);
