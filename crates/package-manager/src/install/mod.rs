@@ -10,6 +10,7 @@ mod error;
 mod files;
 mod gates;
 mod options;
+mod project_scripts;
 mod state;
 mod store;
 mod symlinks;
@@ -58,6 +59,17 @@ pub fn install(
     reporter: &dyn Reporter,
 ) -> Result<InstallSummary, InstallError> {
     let config = req.config;
+    let report_line = |event: &pacquet_scripts::ScriptEvent<'_>| {
+        reporter.report(Event::ScriptOutput {
+            line: &event.to_line(),
+        });
+    };
+    let project_scripts = project_scripts::ProjectScripts {
+        config,
+        report: &report_line,
+    };
+    // pnpm 12 runs the root's `preinstall` first, before the lockfile checks.
+    project_scripts.run_early()?;
     let checked = gates::read_checked_lockfile(config, req.frozen_lockfile)?;
     let tarball_url = |name: &str, version: &str| config.tarball_url(name, version);
     let opts = options::plan_options(config, &checked.projects, &tarball_url);
@@ -126,11 +138,6 @@ pub fn install(
         vsd.join("node_modules/.bin"),
         root.join(&opts.modules_dir).join(".bin"),
     ];
-    let report_line = |event: &pacquet_scripts::ScriptEvent<'_>| {
-        reporter.report(Event::ScriptOutput {
-            line: &event.to_line(),
-        });
-    };
     let sender = if builds.has_pending() {
         Some(store.sender()?)
     } else {
@@ -157,13 +164,14 @@ pub fn install(
     bins::link_all_bins(root, &plan, &opts, &ctx.manifests)?;
 
     let ignored_builds = builds.ignored();
-    write_state::write_state_files(&write_state::StateInputs {
+    let state_inputs = write_state::StateInputs {
         config,
         checked: &checked,
         plan: &plan,
         opts: &opts,
         ignored_builds: &ignored_builds,
-    })?;
+    };
+    write_state::write_modules_state(&state_inputs)?;
     let methods = ctx.state.methods_used();
     drop(ctx);
     store.finish()?;
@@ -172,6 +180,8 @@ pub fn install(
             method: method_name(*method),
         });
     }
+    project_scripts.run_after_build(&checked.projects, &plan)?;
+    write_state::write_workspace_state(&state_inputs)?;
 
     if !ignored_builds.is_empty() && config.strict_dep_builds {
         return Err(InstallError::LifecycleScripts(

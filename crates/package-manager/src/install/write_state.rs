@@ -32,7 +32,10 @@ pub struct StateInputs<'a> {
     pub ignored_builds: &'a [String],
 }
 
-pub fn write_state_files(inputs: &StateInputs<'_>) -> Result<(), InstallError> {
+/// `node_modules/.pnpm/lock.yaml` and `node_modules/.modules.yaml`, written
+/// before the projects' own scripts run (pnpm 12 leaves them behind when a
+/// project script fails).
+pub fn write_modules_state(inputs: &StateInputs<'_>) -> Result<(), InstallError> {
     let StateInputs {
         config,
         checked,
@@ -68,7 +71,24 @@ pub fn write_state_files(inputs: &StateInputs<'_>) -> Result<(), InstallError> {
     );
     let yaml_path = modules.join(".modules.yaml");
     write_atomic(&yaml_path, yaml.as_bytes()).map_err(InstallError::write(&yaml_path))?;
+    Ok(())
+}
 
+/// `node_modules/.pnpm-workspace-state-v1.json` and the store's project
+/// registration, written once the projects' scripts succeeded.
+pub fn write_workspace_state(inputs: &StateInputs<'_>) -> Result<(), InstallError> {
+    let StateInputs {
+        config,
+        checked,
+        opts,
+        ..
+    } = inputs;
+    let root = config.workspace_root.as_path();
+    let now = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap_or_default();
+    let store_dir = config.store_dir.to_string_lossy().into_owned();
+    let modules = root.join(&opts.modules_dir);
     let state = WorkspaceState {
         last_validated_timestamp: now.as_millis() as u64,
         projects: checked

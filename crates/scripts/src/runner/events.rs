@@ -60,9 +60,13 @@ impl ScriptEvent<'_> {
 /// components as fit in 40 characters (pnpm 12 prints
 /// `.../ps-order@1.0.0/node_modules/ps-order` but
 /// `.../node_modules/ps-env-dep`). A path relative to `init_cwd` that fits
-/// entirely is printed as is.
+/// entirely is printed as is, and `init_cwd` itself as `.` (pnpm 12's
+/// prefix for the root project's own scripts).
 pub fn log_prefix(package_dir: &Path, init_cwd: &Path) -> String {
     let rel = package_dir.strip_prefix(init_cwd).unwrap_or(package_dir);
+    if rel.as_os_str().is_empty() {
+        return ".".to_owned();
+    }
     let parts: Vec<String> = rel
         .components()
         .map(|c| c.as_os_str().to_string_lossy().into_owned())
