@@ -140,7 +140,8 @@ impl Reporter for DefaultReporter {
                 self.counters.added.fetch_add(1, Ordering::Relaxed);
                 self.tick();
             }
-            Event::SkippedOptional { .. } => {}
+            // pnpm 12's default reporter prints neither.
+            Event::SkippedOptional { .. } | Event::OptionalBuildFailed { .. } => {}
             Event::ImportMethod { method } => {
                 let verb = match method {
                     "copy" => "copied",
@@ -234,6 +235,14 @@ impl Reporter for NdjsonReporter {
                 "pnpm:skipped-optional-dependency",
                 "debug",
                 json!({"details": reason, "package": {"id": package_id}, "prefix": prefix, "reason": "unsupported_platform"}),
+            ),
+            Event::OptionalBuildFailed {
+                package_id,
+                details,
+            } => self.emit(
+                "pnpm:skipped-optional-dependency",
+                "debug",
+                json!({"details": details, "package": {"id": package_id}, "prefix": prefix, "reason": "build_failure"}),
             ),
             Event::ImportMethod { method } => {
                 self.emit("pnpm:package-import-method", "debug", json!({"method": method}))

@@ -33,6 +33,12 @@ pub enum Event<'a> {
         package_id: &'a str,
         reason: &'a str,
     },
+    /// An optional package's build failed: it stays unlinked from the
+    /// projects and the install goes on (pnpm 12 logs this at debug level).
+    OptionalBuildFailed {
+        package_id: &'a str,
+        details: &'a str,
+    },
     /// The import method actually used (`hardlink`, `copy`, `clone`).
     ImportMethod { method: &'static str },
     /// The install finished linking.

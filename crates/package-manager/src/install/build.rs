@@ -178,8 +178,9 @@ impl<'a> Builds<'a> {
     }
 
     /// Runs the pending builds in dependency order, then uploads what each
-    /// build changed into the store row's `sideEffects`.
-    pub fn run(&self, run: &BuildRun<'_>) -> Result<Vec<usize>, InstallError> {
+    /// build changed into the store row's `sideEffects`. Returns the
+    /// optional packages whose build failed, with the error text.
+    pub fn run(&self, run: &BuildRun<'_>) -> Result<Vec<(usize, String)>, InstallError> {
         let BuildRun {
             root,
             plan,
@@ -205,8 +206,15 @@ impl<'a> Builds<'a> {
             .iter()
             .enumerate()
             .map(|(i, slot)| {
-                let manifest = manifests[i].get().cloned().unwrap_or(Value::Null);
                 let package_dir = root.join(&slot.package_dir);
+                let mut manifest = manifests[i].get().cloned().unwrap_or(Value::Null);
+                if pending.contains_key(&i) {
+                    // The whole `package.json`: `npm_package_config_*` and
+                    // friends come from fields the stored manifest may lack.
+                    if let Some(full) = read_json(&package_dir.join("package.json")) {
+                        manifest = full;
+                    }
+                }
                 let stages = if pending.contains_key(&i) {
                     let gyp = package_dir.join("binding.gyp").exists();
                     dependency_scripts(&manifest, gyp)
@@ -252,7 +260,11 @@ impl<'a> Builds<'a> {
             ..BuildOptions::default()
         };
         let report = run_dependency_builds(&nodes, &opts)?;
-        Ok(report.failed_optional.into_iter().map(|(i, _)| i).collect())
+        Ok(report
+            .failed_optional
+            .into_iter()
+            .map(|(i, err)| (i, err.to_string()))
+            .collect())
     }
 }
 
@@ -267,6 +279,10 @@ pub struct BuildRun<'a> {
     /// `PATH` entries after the package's own `.bin` dirs.
     pub extra_bin_dirs: &'a [PathBuf],
     pub report: &'a (dyn Fn(&ScriptEvent<'_>) + Sync),
+}
+
+fn read_json(path: &Path) -> Option<Value> {
+    serde_json::from_slice(&std::fs::read(path).ok()?).ok()
 }
 
 /// `added ∪ (files − deleted)`, sorted by path.

@@ -152,13 +152,13 @@ pub fn install(
         extra_bin_dirs: &extra_bin_dirs,
         report: &report_line,
     })?;
-    for i in failed_optional {
-        let message = format!(
-            "Skipping failed optional dependency {}",
-            plan.slots[i].dep_path.as_str()
-        );
-        reporter.report(Event::Warning { message: &message });
+    for (i, details) in &failed_optional {
+        reporter.report(Event::OptionalBuildFailed {
+            package_id: plan.slots[*i].dep_path.as_str(),
+            details,
+        });
     }
+    symlinks::unlink_failed_optional(root, &plan.symlinks, &failed_optional)?;
     // Builds may create the files bins point at: link them again (shims
     // already in place are left alone).
     bins::link_all_bins(root, &plan, &opts, &ctx.manifests)?;

@@ -1,0 +1,98 @@
+//! On a clean install the scripts run in pnpm 12's order and their output
+//! is printed as pnpm prints it; `--ignore-scripts` runs none.
+
+use pacquet_testing::Registry;
+
+use super::helpers::{
+    EXPECTED_ORDER, OPTIONAL_BUILD, Run, Setup, Tool, assert_success, both, install,
+    without_optional,
+};
+
+fn assert_pnpm_order(run: &Run, tool: Tool) {
+    let log = run.log();
+    assert_eq!(without_optional(&log), EXPECTED_ORDER, "{tool:?}");
+    // The optional package builds with the other dependencies: after the
+    // root's preinstall, before the first project script.
+    let at = |line: &str| log.iter().position(|l| l == line).unwrap();
+    let optional = at(OPTIONAL_BUILD);
+    assert!(at("pq-project-lifecycle preinstall") < optional, "{log:?}");
+    assert!(optional < at("pq-lc-lib preinstall"), "{log:?}");
+}
+
+/// Lines of script output (`<prefix> <stage>$ cmd`, `<prefix> <stage>: …`),
+/// sorted: concurrent scripts interleave differently from run to run.
+fn script_lines(run: &Run) -> Vec<String> {
+    let mut lines: Vec<String> = run
+        .stdout()
+        .lines()
+        .filter(|l| l.starts_with(". ") || l.starts_with("packages/") || l.starts_with(".../"))
+        .map(str::to_owned)
+        .collect();
+    lines.sort();
+    lines
+}
+
+#[test]
+fn clean_install_runs_scripts_in_pnpm_order_with_pnpm_output() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let (pnpm, pacquet) = both(&registry, tmp.path(), &Setup::default());
+    assert_success(&pnpm, Tool::Pnpm);
+    assert_success(&pacquet, Tool::Pacquet);
+    assert_pnpm_order(&pnpm, Tool::Pnpm);
+    assert_pnpm_order(&pacquet, Tool::Pacquet);
+
+    let theirs = script_lines(&pnpm);
+    assert!(
+        theirs.contains(&"packages/lib prepare: pq-lc-lib prepare warns".to_owned()),
+        "stderr lines are printed too: {theirs:#?}"
+    );
+    assert_eq!(script_lines(&pacquet), theirs);
+}
+
+#[test]
+fn ignore_scripts_runs_no_script() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let setup = Setup {
+        extra_args: &["--ignore-scripts"],
+        ..Setup::default()
+    };
+    let (pnpm, pacquet) = both(&registry, tmp.path(), &setup);
+    assert_success(&pnpm, Tool::Pnpm);
+    assert_success(&pacquet, Tool::Pacquet);
+    assert_eq!(pnpm.log(), Vec::<String>::new());
+    assert_eq!(pacquet.log(), Vec::<String>::new());
+    assert!(
+        pacquet
+            .project
+            .join("node_modules/.bin/pq-lc-record")
+            .exists()
+    );
+}
+
+#[test]
+fn second_install_restores_builds_and_reruns_project_scripts() {
+    // With the side-effects cache filled, a fresh node_modules gets the
+    // built packages from the store: only the projects' scripts run again.
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let first = install(Tool::Pacquet, &registry, tmp.path(), &Setup::default());
+    assert_success(&first, Tool::Pacquet);
+    std::fs::remove_file(first.project.join("lifecycle.log")).unwrap();
+    for dir in [
+        "node_modules",
+        "packages/app/node_modules",
+        "packages/lib/node_modules",
+    ] {
+        std::fs::remove_dir_all(first.project.join(dir)).unwrap();
+    }
+    let again = crate::support::pacquet_install_ok(&first.env, &first.project, &[]);
+    let log = first.log();
+    let projects_only: Vec<&str> = EXPECTED_ORDER
+        .iter()
+        .copied()
+        .filter(|l| !l.starts_with("pq-lc-leaf") && !l.starts_with("pq-lc-mid"))
+        .collect();
+    assert_eq!(log, projects_only, "{}", crate::support::stdout(&again));
+}
