@@ -69,6 +69,25 @@ fn ignore_scripts_runs_no_script() {
             .join("node_modules/.bin/pq-lc-record")
             .exists()
     );
+    // What was skipped is remembered in `.modules.yaml`: projects with
+    // install-time scripts and every package that needs a build.
+    let pending = |run: &Run| {
+        let path = run.project.join("node_modules/.modules.yaml");
+        let text = std::fs::read_to_string(path).unwrap();
+        serde_json::from_str::<serde_json::Value>(&text).unwrap()["pendingBuilds"].clone()
+    };
+    assert_eq!(
+        pending(&pnpm),
+        serde_json::json!([
+            ".",
+            "packages/app",
+            "packages/lib",
+            "pq-lc-leaf@1.0.0",
+            "pq-lc-mid@1.0.0",
+            "pq-lc-optional@1.0.0"
+        ])
+    );
+    assert_eq!(pending(&pacquet), pending(&pnpm));
 }
 
 #[test]

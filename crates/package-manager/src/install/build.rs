@@ -51,6 +51,8 @@ pub struct Builds<'a> {
     memo: Mutex<DepsHashMemo>,
     pending: Mutex<HashMap<usize, PendingBuild>>,
     ignored: Mutex<Vec<String>>,
+    /// depPaths of packages that need a build `--ignore-scripts` skipped.
+    not_built: Mutex<Vec<String>>,
     /// `node_modules/.pnpm/lock.yaml` of the last install that finished.
     current_lockfile: PathBuf,
     /// Its snapshot keys, read only when a complete package wants a build.
@@ -77,6 +79,7 @@ impl<'a> Builds<'a> {
             memo: Mutex::new(DepsHashMemo::new()),
             pending: Mutex::new(HashMap::new()),
             ignored: Mutex::new(Vec::new()),
+            not_built: Mutex::new(Vec::new()),
             current_lockfile,
             finished: OnceLock::new(),
         }
@@ -84,7 +87,15 @@ impl<'a> Builds<'a> {
 
     /// Decides how slot `i` is imported from `row`.
     pub fn mode(&self, i: usize, slot: &Slot, row: &PackageFilesIndex) -> ImportMode {
-        if self.ignore_scripts || row.requires_build != Some(true) {
+        if row.requires_build != Some(true) {
+            return ImportMode::Plain;
+        }
+        if self.ignore_scripts {
+            // pnpm lists them in `pendingBuilds`, approved or not.
+            self.not_built
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(slot.dep_path.as_str().to_owned());
             return ImportMode::Plain;
         }
         let name = slot.name();
@@ -175,6 +186,14 @@ impl<'a> Builds<'a> {
             .clone();
         ignored.sort();
         ignored
+    }
+
+    /// depPaths of packages whose build `--ignore-scripts` skipped.
+    pub fn not_built(&self) -> Vec<String> {
+        self.not_built
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
     }
 
     /// Runs the pending builds in dependency order, then uploads what each

@@ -164,12 +164,17 @@ pub fn install(
     bins::link_all_bins(root, &plan, &opts, &ctx.manifests)?;
 
     let ignored_builds = builds.ignored();
+    let mut pending_builds = project_scripts.skipped_projects(&checked.projects);
+    pending_builds.extend(builds.not_built());
+    pending_builds.sort();
+    pending_builds.dedup();
     let state_inputs = write_state::StateInputs {
         config,
         checked: &checked,
         plan: &plan,
         opts: &opts,
         ignored_builds: &ignored_builds,
+        pending_builds: &pending_builds,
     };
     write_state::write_modules_state(&state_inputs)?;
     let methods = ctx.state.methods_used();

@@ -122,6 +122,21 @@ impl ProjectScripts<'_> {
         Ok(())
     }
 
+    /// With `--ignore-scripts`, the ids of the projects whose install-time
+    /// scripts were skipped (pnpm lists them in `pendingBuilds`).
+    pub fn skipped_projects(&self, projects: &[Project]) -> Vec<String> {
+        if !self.config.ignore_scripts {
+            return Vec::new();
+        }
+        projects
+            .iter()
+            .filter(|p| {
+                read_manifest(&p.dir).is_some_and(|m| !scripts(&m, &PROJECT_STAGES).is_empty())
+            })
+            .map(|p| p.id.clone())
+            .collect()
+    }
+
     /// `PATH` entries after the project's own `node_modules/.bin`.
     fn bin_dirs(&self) -> Vec<PathBuf> {
         let root = self.config.workspace_root.as_path();

@@ -30,6 +30,7 @@ pub struct StateInputs<'a> {
     pub plan: &'a InstallPlan,
     pub opts: &'a PlanOptions<'a>,
     pub ignored_builds: &'a [String],
+    pub pending_builds: &'a [String],
 }
 
 /// `node_modules/.pnpm/lock.yaml` and `node_modules/.modules.yaml`, written
@@ -42,6 +43,7 @@ pub fn write_modules_state(inputs: &StateInputs<'_>) -> Result<(), InstallError>
         plan,
         opts,
         ignored_builds,
+        pending_builds,
     } = inputs;
     let root = config.workspace_root.as_path();
     let now = SystemTime::now()
@@ -66,6 +68,7 @@ pub fn write_modules_state(inputs: &StateInputs<'_>) -> Result<(), InstallError>
             package_manager: PACKAGE_MANAGER.to_owned(),
             allow_builds: config.allow_builds.clone(),
             ignored_builds: ignored_builds.to_vec(),
+            pending_builds: pending_builds.to_vec(),
             injected_deps: Default::default(),
         },
     );
