@@ -12,7 +12,7 @@ use std::{
 };
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use pacquet_package_manager::reporter::{DirectDependency, Event, Origin, Reporter};
+use pacquet_package_manager::reporter::{DirectDependency, Event, Origin, Reporter, ScriptEvent};
 
 #[derive(Default)]
 struct Counters {
@@ -38,6 +38,8 @@ impl Counters {
 pub struct DefaultReporter {
     counters: Counters,
     bar: Option<ProgressBar>,
+    /// Script lines in pnpm's colors (a terminal without `NO_COLOR`).
+    color: bool,
     started: Instant,
     out: Mutex<std::io::Stdout>,
 }
@@ -55,6 +57,7 @@ impl DefaultReporter {
         DefaultReporter {
             counters: Counters::default(),
             bar,
+            color: is_tty && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
             started: Instant::now(),
             out: Mutex::new(std::io::stdout()),
         }
@@ -153,9 +156,54 @@ impl Reporter for DefaultReporter {
                 ));
             }
             Event::Summary { added, direct } => self.summary(added, direct),
-            Event::ScriptOutput { line } => self.println(line),
+            Event::ScriptOutput { line, script } => {
+                if self.color {
+                    self.println(&colored_script_line(script));
+                } else {
+                    self.println(line);
+                }
+            }
             Event::Warning { message } => self.println(&format!("[WARN] {message}")),
         }
+    }
+}
+
+/// A script line as pnpm 12 colors it on a terminal: the prefix cyan, the
+/// stage bright cyan, stderr output gray.
+fn colored_script_line(event: &ScriptEvent<'_>) -> String {
+    const CYAN: &str = "\x1b[36m";
+    const BRIGHT_CYAN: &str = "\x1b[96m";
+    const GRAY: &str = "\x1b[90m";
+    const RESET: &str = "\x1b[39m";
+    let head =
+        |prefix: &str, stage: &str| format!("{CYAN}{prefix}{RESET} {BRIGHT_CYAN}{stage}{RESET}");
+    match event {
+        ScriptEvent::Started {
+            prefix,
+            stage,
+            command,
+        } => format!("{}$ {command}", head(prefix, stage)),
+        ScriptEvent::Output {
+            prefix,
+            stage,
+            line,
+            stderr: true,
+        } => format!("{}: {GRAY}{line}{RESET}", head(prefix, stage)),
+        ScriptEvent::Output {
+            prefix,
+            stage,
+            line,
+            stderr: false,
+        } => format!("{}: {line}", head(prefix, stage)),
+        ScriptEvent::Finished {
+            prefix,
+            stage,
+            success,
+        } => format!(
+            "{}: {}",
+            head(prefix, stage),
+            if *success { "Done" } else { "Failed" }
+        ),
     }
 }
 
@@ -269,12 +317,50 @@ impl Reporter for NdjsonReporter {
                     json!({"startedAt": self.started as u64, "endedAt": now_ms() as u64}),
                 );
             }
-            Event::ScriptOutput { line } => {
+            Event::ScriptOutput { line, .. } => {
                 self.emit("pnpm:lifecycle", "debug", json!({"line": line, "prefix": prefix}))
             }
             Event::Warning { message } => {
                 self.emit("pnpm", "warn", json!({"message": message, "prefix": prefix}))
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn script_lines_have_pnpm_12_terminal_colors() {
+        // Recorded from pnpm 12.21 on a terminal (`script -q`, no NO_COLOR).
+        let started = ScriptEvent::Started {
+            prefix: ".",
+            stage: "install",
+            command: "echo line1",
+        };
+        assert_eq!(
+            colored_script_line(&started),
+            "\x1b[36m.\x1b[39m \x1b[96minstall\x1b[39m$ echo line1"
+        );
+        let err = ScriptEvent::Output {
+            prefix: ".",
+            stage: "install",
+            line: "line2",
+            stderr: true,
+        };
+        assert_eq!(
+            colored_script_line(&err),
+            "\x1b[36m.\x1b[39m \x1b[96minstall\x1b[39m: \x1b[90mline2\x1b[39m"
+        );
+        let done = ScriptEvent::Finished {
+            prefix: ".",
+            stage: "postinstall",
+            success: false,
+        };
+        assert_eq!(
+            colored_script_line(&done),
+            "\x1b[36m.\x1b[39m \x1b[96mpostinstall\x1b[39m: Failed"
+        );
     }
 }

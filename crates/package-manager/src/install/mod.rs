@@ -62,6 +62,7 @@ pub fn install(
     let report_line = |event: &pacquet_scripts::ScriptEvent<'_>| {
         reporter.report(Event::ScriptOutput {
             line: &event.to_line(),
+            script: event,
         });
     };
     let project_scripts = project_scripts::ProjectScripts {
