@@ -19,6 +19,13 @@ fn assert_same_failure(pnpm: &Run, pacquet: &Run, code: &str, message: &str) {
             "{tool:?}: no {message:?} in {output}"
         );
     }
+    // The error report reads the same (wrapping aside: the paths differ).
+    let report = |run: &Run| {
+        let stderr = String::from_utf8_lossy(&run.out.stderr).into_owned();
+        let at = stderr.rfind("Error: ERR_").expect("an error report");
+        squashed(&stderr[at..].replace(&*run.project.to_string_lossy(), "<project>"))
+    };
+    assert_eq!(report(pacquet), report(pnpm));
     assert_eq!(
         without_optional(&pacquet.log()),
         without_optional(&pnpm.log())
