@@ -182,23 +182,27 @@ fn colored_script_line(event: &ScriptEvent<'_>) -> String {
             prefix,
             stage,
             command,
+            ..
         } => format!("{}$ {command}", head(prefix, stage)),
         ScriptEvent::Output {
             prefix,
             stage,
             line,
             stderr: true,
+            ..
         } => format!("{}: {GRAY}{line}{RESET}", head(prefix, stage)),
         ScriptEvent::Output {
             prefix,
             stage,
             line,
             stderr: false,
+            ..
         } => format!("{}: {line}", head(prefix, stage)),
         ScriptEvent::Finished {
             prefix,
             stage,
             success,
+            ..
         } => format!(
             "{}: {}",
             head(prefix, stage),
@@ -207,13 +211,50 @@ fn colored_script_line(event: &ScriptEvent<'_>) -> String {
     }
 }
 
-/// `--reporter=ndjson`: one JSON record per event, with pnpm's event names.
+/// The fields of pnpm 12's `pnpm:lifecycle` records: a start carries the
+/// script, an output line its stream, an exit the code.
+fn lifecycle_record(event: &ScriptEvent<'_>) -> serde_json::Value {
+    use serde_json::json;
+    match event {
+        ScriptEvent::Started {
+            stage,
+            command,
+            source,
+            ..
+        } => json!({
+            "depPath": source.pkg_id, "optional": source.optional, "script": command,
+            "stage": stage, "wd": source.wd,
+        }),
+        ScriptEvent::Output {
+            stage,
+            line,
+            stderr,
+            source,
+            ..
+        } => json!({
+            "depPath": source.pkg_id, "line": line, "stage": stage,
+            "stdio": if *stderr { "stderr" } else { "stdout" }, "wd": source.wd,
+        }),
+        ScriptEvent::Finished {
+            stage,
+            exit_code,
+            source,
+            ..
+        } => json!({
+            "depPath": source.pkg_id, "exitCode": exit_code, "optional": source.optional,
+            "stage": stage, "wd": source.wd,
+        }),
+    }
+}
+
+/// `--reporter=ndjson`: one JSON record per event, with pnpm's event names,
+/// on stderr as pnpm 12 writes them.
 pub struct NdjsonReporter {
     pid: u32,
     hostname: String,
     prefix: String,
     started: u128,
-    out: Mutex<std::io::Stdout>,
+    out: Mutex<std::io::Stderr>,
 }
 
 fn now_ms() -> u128 {
@@ -233,7 +274,7 @@ impl NdjsonReporter {
             hostname,
             prefix,
             started: now_ms(),
-            out: Mutex::new(std::io::stdout()),
+            out: Mutex::new(std::io::stderr()),
         }
     }
 
@@ -317,8 +358,8 @@ impl Reporter for NdjsonReporter {
                     json!({"startedAt": self.started as u64, "endedAt": now_ms() as u64}),
                 );
             }
-            Event::ScriptOutput { line, .. } => {
-                self.emit("pnpm:lifecycle", "debug", json!({"line": line, "prefix": prefix}))
+            Event::ScriptOutput { script, .. } => {
+                self.emit("pnpm:lifecycle", "debug", lifecycle_record(script))
             }
             Event::Warning { message } => {
                 self.emit("pnpm", "warn", json!({"message": message, "prefix": prefix}))
@@ -330,6 +371,15 @@ impl Reporter for NdjsonReporter {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use pacquet_package_manager::reporter::ScriptSource;
+
+    fn source() -> ScriptSource<'static> {
+        ScriptSource {
+            pkg_id: "/p",
+            wd: std::path::Path::new("/p"),
+            optional: false,
+        }
+    }
 
     #[test]
     fn script_lines_have_pnpm_12_terminal_colors() {
@@ -338,6 +388,7 @@ mod tests {
             prefix: ".",
             stage: "install",
             command: "echo line1",
+            source: source(),
         };
         assert_eq!(
             colored_script_line(&started),
@@ -348,6 +399,7 @@ mod tests {
             stage: "install",
             line: "line2",
             stderr: true,
+            source: source(),
         };
         assert_eq!(
             colored_script_line(&err),
@@ -357,6 +409,8 @@ mod tests {
             prefix: ".",
             stage: "postinstall",
             success: false,
+            exit_code: Some(4),
+            source: source(),
         };
         assert_eq!(
             colored_script_line(&done),

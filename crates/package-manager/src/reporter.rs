@@ -1,7 +1,7 @@
 //! What an install tells the outside world while it runs. The CLI turns
 //! these events into a progress display, plain lines or pnpm's ndjson.
 
-pub use pacquet_scripts::ScriptEvent;
+pub use pacquet_scripts::{ScriptEvent, ScriptSource};
 
 /// Where a package's files came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

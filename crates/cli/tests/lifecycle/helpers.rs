@@ -90,7 +90,9 @@ pub fn install(tool: Tool, registry: &Registry, root: &Path, setup: &Setup<'_>) 
     args.extend_from_slice(setup.extra_args);
     let mut cmd = match tool {
         Tool::Pnpm => {
-            args.push("--reporter=append-only");
+            if !args.iter().any(|a| a.starts_with("--reporter")) {
+                args.push("--reporter=append-only");
+            }
             env.command(&project, &args)
         }
         Tool::Pacquet => {

@@ -115,3 +115,42 @@ fn second_install_restores_builds_and_reruns_project_scripts() {
         .collect();
     assert_eq!(log, projects_only, "{}", crate::support::stdout(&again));
 }
+
+/// `pnpm:lifecycle` records without time, host and pid, project paths as
+/// `<project>`, sorted.
+fn lifecycle_records(run: &Run) -> Vec<String> {
+    let project = run.project.to_string_lossy().into_owned();
+    // pnpm 12 writes the records to stderr.
+    let output = String::from_utf8_lossy(&run.out.stderr).into_owned();
+    let mut records: Vec<String> = output
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|r| r["name"] == "pnpm:lifecycle")
+        .map(|mut r| {
+            let obj = r.as_object_mut().unwrap();
+            for volatile in ["time", "hostname", "pid"] {
+                obj.remove(volatile);
+            }
+            r.to_string().replace(&project, "<project>")
+        })
+        .collect();
+    records.sort();
+    records
+}
+
+#[test]
+fn ndjson_lifecycle_records_match_pnpm() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let setup = Setup {
+        extra_args: &["--reporter=ndjson"],
+        ..Setup::default()
+    };
+    let (pnpm, pacquet) = both(&registry, tmp.path(), &setup);
+    assert_success(&pnpm, Tool::Pnpm);
+    assert_success(&pacquet, Tool::Pacquet);
+    let theirs = lifecycle_records(&pnpm);
+    // A start, two lines and an exit for each of the 18 scripts.
+    assert_eq!(theirs.len(), 18 * 4, "{theirs:#?}");
+    assert_eq!(lifecycle_records(&pacquet), theirs);
+}

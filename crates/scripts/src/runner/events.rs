@@ -5,6 +5,16 @@ use std::path::Path;
 /// Longest `.../<tail>` prefix pnpm prints for a package directory.
 const PREFIX_WIDTH: usize = 40;
 
+/// Whose script an event is about (pnpm's `pnpm:lifecycle` log fields).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ScriptSource<'a> {
+    /// `depPath`: `name@version` for a dependency, the directory for a project.
+    pub pkg_id: &'a str,
+    /// `wd`: where the script runs.
+    pub wd: &'a Path,
+    pub optional: bool,
+}
+
 /// One step of a script's life, for reporters.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ScriptEvent<'a> {
@@ -13,6 +23,7 @@ pub enum ScriptEvent<'a> {
         prefix: &'a str,
         stage: &'a str,
         command: &'a str,
+        source: ScriptSource<'a>,
     },
     /// `.../node_modules/pkg postinstall: <line>`
     Output {
@@ -20,12 +31,16 @@ pub enum ScriptEvent<'a> {
         stage: &'a str,
         line: &'a str,
         stderr: bool,
+        source: ScriptSource<'a>,
     },
     /// `.../node_modules/pkg postinstall: Done` / `: Failed`
     Finished {
         prefix: &'a str,
         stage: &'a str,
         success: bool,
+        /// `None` when a signal ended the script.
+        exit_code: Option<i32>,
+        source: ScriptSource<'a>,
     },
 }
 
@@ -37,6 +52,7 @@ impl ScriptEvent<'_> {
                 prefix,
                 stage,
                 command,
+                ..
             } => format!("{prefix} {stage}$ {command}"),
             ScriptEvent::Output {
                 prefix,
@@ -48,6 +64,7 @@ impl ScriptEvent<'_> {
                 prefix,
                 stage,
                 success,
+                ..
             } => format!(
                 "{prefix} {stage}: {}",
                 if *success { "Done" } else { "Failed" }
