@@ -2,11 +2,64 @@
 # Installs the tools the tests need into <repo>/.tools/, idempotently.
 #
 #   pnpm 12.21.0  -> .tools/pnpm/node_modules/.bin/pnpm   (the compatibility oracle)
+#   esbuild tarballs -> .tools/mirror/<name>/-/<file>.tgz  (served by the
+#                       lifecycle tests with Registry::start_mirror)
 #
 # Tests find pnpm through $PACQUET_PNPM, falling back to the path above.
-# Re-running this script does nothing when the right version is present.
+# Re-running this script does nothing when everything is present.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+# The tarballs of crates/cli/tests/fixtures/esbuild/pnpm-lock.yaml that a
+# linux-x64 install downloads, each checked against the lockfile integrity.
+MIRROR="$PWD/.tools/mirror"
+MIRROR_LOCKFILE=crates/cli/tests/fixtures/esbuild/pnpm-lock.yaml
+MIRROR_PACKAGES=("esbuild@0.23.1" "@esbuild/linux-x64@0.23.1")
+
+# Prints the `resolution.integrity` of lockfile key $1.
+lockfile_integrity() {
+  awk -v key="$1" '
+    { line = $0; gsub(/\x27/, "", line) }
+    line == "  " key ":" { found = 1; next }
+    found && /integrity:/ { sub(/.*integrity: /, ""); sub(/[,}].*/, ""); print; exit }
+  ' "$MIRROR_LOCKFILE"
+}
+
+# sha512-<base64> of file $1.
+file_integrity() {
+  node -e 'const c=require("crypto"),f=require("fs");console.log("sha512-"+c.createHash("sha512").update(f.readFileSync(process.argv[1])).digest("base64"))' "$1"
+}
+
+fill_mirror() {
+  local registry="${NPM_REGISTRY:-https://registry.npmjs.org}"
+  for spec in "${MIRROR_PACKAGES[@]}"; do
+    local name="${spec%@*}" version="${spec##*@}"
+    local file="${name##*/}-$version.tgz"
+    local dest="$MIRROR/$name/-/$file"
+    local want
+    want="$(lockfile_integrity "$spec")"
+    if [ -z "$want" ]; then
+      echo "install-tools: no integrity for $spec in $MIRROR_LOCKFILE" >&2
+      exit 1
+    fi
+    if [ -f "$dest" ] && [ "$(file_integrity "$dest")" = "$want" ]; then
+      continue
+    fi
+    echo "install-tools: downloading $spec into $MIRROR"
+    mkdir -p "$(dirname "$dest")"
+    curl -fsSL --retry 3 -o "$dest.part" "$registry/$name/-/$file"
+    local got
+    got="$(file_integrity "$dest.part")"
+    if [ "$got" != "$want" ]; then
+      rm -f "$dest.part"
+      echo "install-tools: $spec integrity $got, lockfile says $want" >&2
+      exit 1
+    fi
+    mv "$dest.part" "$dest"
+  done
+  echo "install-tools: esbuild mirror ready at $MIRROR"
+}
+fill_mirror
 
 PNPM_VERSION=12.21.0
 PNPM_PREFIX="$PWD/.tools/pnpm"

@@ -6,10 +6,13 @@ use std::fmt;
 use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme};
 
 /// Wraps a failure as the cause of "installing dependencies", like pnpm 12.
+/// The cause is the error `source`, not a related diagnostic, so miette
+/// prints its message after `╰─▶` as pnpm does instead of a nested report
+/// repeating the code.
 #[derive(Debug)]
 pub struct OperationFailed<'a> {
     pub operation: &'static str,
-    pub cause: &'a dyn Diagnostic,
+    pub cause: &'a (dyn Diagnostic + 'static),
 }
 
 impl fmt::Display for OperationFailed<'_> {
@@ -20,17 +23,13 @@ impl fmt::Display for OperationFailed<'_> {
 
 impl std::error::Error for OperationFailed<'_> {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        None
+        Some(self.cause)
     }
 }
 
 impl Diagnostic for OperationFailed<'_> {
     fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
         self.cause.help()
-    }
-
-    fn diagnostic_source(&self) -> Option<&dyn Diagnostic> {
-        Some(self.cause)
     }
 }
 
@@ -48,7 +47,7 @@ pub fn error_code(err: &dyn Diagnostic) -> Option<String> {
 
 /// Renders `err` as pnpm 12 does, ready for stderr. Lines wrap at 80 columns
 /// unless stderr is a terminal, where the terminal width is used.
-pub fn render(operation: &'static str, err: &dyn Diagnostic, is_tty: bool) -> String {
+pub fn render(operation: &'static str, err: &(dyn Diagnostic + 'static), is_tty: bool) -> String {
     let mut out = String::new();
     if let Some(code) = error_code(err) {
         out.push_str("Error: ");

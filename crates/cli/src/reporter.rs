@@ -12,7 +12,7 @@ use std::{
 };
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use pacquet_package_manager::reporter::{DirectDependency, Event, Origin, Reporter};
+use pacquet_package_manager::reporter::{DirectDependency, Event, Origin, Reporter, ScriptEvent};
 
 #[derive(Default)]
 struct Counters {
@@ -38,6 +38,8 @@ impl Counters {
 pub struct DefaultReporter {
     counters: Counters,
     bar: Option<ProgressBar>,
+    /// Script lines in pnpm's colors (a terminal without `NO_COLOR`).
+    color: bool,
     started: Instant,
     out: Mutex<std::io::Stdout>,
 }
@@ -55,6 +57,7 @@ impl DefaultReporter {
         DefaultReporter {
             counters: Counters::default(),
             bar,
+            color: is_tty && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
             started: Instant::now(),
             out: Mutex::new(std::io::stdout()),
         }
@@ -140,7 +143,8 @@ impl Reporter for DefaultReporter {
                 self.counters.added.fetch_add(1, Ordering::Relaxed);
                 self.tick();
             }
-            Event::SkippedOptional { .. } => {}
+            // pnpm 12's default reporter prints neither.
+            Event::SkippedOptional { .. } | Event::OptionalBuildFailed { .. } => {}
             Event::ImportMethod { method } => {
                 let verb = match method {
                     "copy" => "copied",
@@ -152,7 +156,13 @@ impl Reporter for DefaultReporter {
                 ));
             }
             Event::Summary { added, direct } => self.summary(added, direct),
-            Event::ScriptOutput { line } => self.println(line),
+            Event::ScriptOutput { line, script } => {
+                if self.color {
+                    self.println(&colored_script_line(script));
+                } else {
+                    self.println(line);
+                }
+            }
             Event::Warning { message } => self.println(&format!("[WARN] {message}")),
             Event::UpToDate => {
                 self.println("Lockfile is up to date, resolution step is skipped");
@@ -162,13 +172,93 @@ impl Reporter for DefaultReporter {
     }
 }
 
-/// `--reporter=ndjson`: one JSON record per event, with pnpm's event names.
+/// A script line as pnpm 12 colors it on a terminal: the prefix cyan, the
+/// stage bright cyan, stderr output gray.
+fn colored_script_line(event: &ScriptEvent<'_>) -> String {
+    const CYAN: &str = "\x1b[36m";
+    const BRIGHT_CYAN: &str = "\x1b[96m";
+    const GRAY: &str = "\x1b[90m";
+    const RESET: &str = "\x1b[39m";
+    let head =
+        |prefix: &str, stage: &str| format!("{CYAN}{prefix}{RESET} {BRIGHT_CYAN}{stage}{RESET}");
+    match event {
+        ScriptEvent::Started {
+            prefix,
+            stage,
+            command,
+            ..
+        } => format!("{}$ {command}", head(prefix, stage)),
+        ScriptEvent::Output {
+            prefix,
+            stage,
+            line,
+            stderr: true,
+            ..
+        } => format!("{}: {GRAY}{line}{RESET}", head(prefix, stage)),
+        ScriptEvent::Output {
+            prefix,
+            stage,
+            line,
+            stderr: false,
+            ..
+        } => format!("{}: {line}", head(prefix, stage)),
+        ScriptEvent::Finished {
+            prefix,
+            stage,
+            success,
+            ..
+        } => format!(
+            "{}: {}",
+            head(prefix, stage),
+            if *success { "Done" } else { "Failed" }
+        ),
+    }
+}
+
+/// The fields of pnpm 12's `pnpm:lifecycle` records: a start carries the
+/// script, an output line its stream, an exit the code.
+fn lifecycle_record(event: &ScriptEvent<'_>) -> serde_json::Value {
+    use serde_json::json;
+    match event {
+        ScriptEvent::Started {
+            stage,
+            command,
+            source,
+            ..
+        } => json!({
+            "depPath": source.pkg_id, "optional": source.optional, "script": command,
+            "stage": stage, "wd": source.wd,
+        }),
+        ScriptEvent::Output {
+            stage,
+            line,
+            stderr,
+            source,
+            ..
+        } => json!({
+            "depPath": source.pkg_id, "line": line, "stage": stage,
+            "stdio": if *stderr { "stderr" } else { "stdout" }, "wd": source.wd,
+        }),
+        ScriptEvent::Finished {
+            stage,
+            exit_code,
+            source,
+            ..
+        } => json!({
+            "depPath": source.pkg_id, "exitCode": exit_code, "optional": source.optional,
+            "stage": stage, "wd": source.wd,
+        }),
+    }
+}
+
+/// `--reporter=ndjson`: one JSON record per event, with pnpm's event names,
+/// on stderr as pnpm 12 writes them.
 pub struct NdjsonReporter {
     pid: u32,
     hostname: String,
     prefix: String,
     started: u128,
-    out: Mutex<std::io::Stdout>,
+    out: Mutex<std::io::Stderr>,
 }
 
 fn now_ms() -> u128 {
@@ -188,7 +278,7 @@ impl NdjsonReporter {
             hostname,
             prefix,
             started: now_ms(),
-            out: Mutex::new(std::io::stdout()),
+            out: Mutex::new(std::io::stderr()),
         }
     }
 
@@ -239,6 +329,14 @@ impl Reporter for NdjsonReporter {
                 "debug",
                 json!({"details": reason, "package": {"id": package_id}, "prefix": prefix, "reason": "unsupported_platform"}),
             ),
+            Event::OptionalBuildFailed {
+                package_id,
+                details,
+            } => self.emit(
+                "pnpm:skipped-optional-dependency",
+                "debug",
+                json!({"details": details, "package": {"id": package_id}, "prefix": prefix, "reason": "build_failure"}),
+            ),
             Event::ImportMethod { method } => {
                 self.emit("pnpm:package-import-method", "debug", json!({"method": method}))
             }
@@ -264,8 +362,8 @@ impl Reporter for NdjsonReporter {
                     json!({"startedAt": self.started as u64, "endedAt": now_ms() as u64}),
                 );
             }
-            Event::ScriptOutput { line } => {
-                self.emit("pnpm:lifecycle", "debug", json!({"line": line, "prefix": prefix}))
+            Event::ScriptOutput { script, .. } => {
+                self.emit("pnpm:lifecycle", "debug", lifecycle_record(script))
             }
             Event::Warning { message } => {
                 self.emit("pnpm", "warn", json!({"message": message, "prefix": prefix}))
@@ -276,5 +374,56 @@ impl Reporter for NdjsonReporter {
                 json!({"message": "Already up to date", "prefix": prefix}),
             ),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pacquet_package_manager::reporter::ScriptSource;
+
+    fn source() -> ScriptSource<'static> {
+        ScriptSource {
+            pkg_id: "/p",
+            wd: std::path::Path::new("/p"),
+            optional: false,
+        }
+    }
+
+    #[test]
+    fn script_lines_have_pnpm_12_terminal_colors() {
+        // Recorded from pnpm 12.21 on a terminal (`script -q`, no NO_COLOR).
+        let started = ScriptEvent::Started {
+            prefix: ".",
+            stage: "install",
+            command: "echo line1",
+            source: source(),
+        };
+        assert_eq!(
+            colored_script_line(&started),
+            "\x1b[36m.\x1b[39m \x1b[96minstall\x1b[39m$ echo line1"
+        );
+        let err = ScriptEvent::Output {
+            prefix: ".",
+            stage: "install",
+            line: "line2",
+            stderr: true,
+            source: source(),
+        };
+        assert_eq!(
+            colored_script_line(&err),
+            "\x1b[36m.\x1b[39m \x1b[96minstall\x1b[39m: \x1b[90mline2\x1b[39m"
+        );
+        let done = ScriptEvent::Finished {
+            prefix: ".",
+            stage: "postinstall",
+            success: false,
+            exit_code: Some(4),
+            source: source(),
+        };
+        assert_eq!(
+            colored_script_line(&done),
+            "\x1b[36m.\x1b[39m \x1b[96mpostinstall\x1b[39m: Failed"
+        );
     }
 }

@@ -1,6 +1,8 @@
 //! What an install tells the outside world while it runs. The CLI turns
 //! these events into a progress display, plain lines or pnpm's ndjson.
 
+pub use pacquet_scripts::{ScriptEvent, ScriptSource};
+
 /// Where a package's files came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Origin {
@@ -33,6 +35,12 @@ pub enum Event<'a> {
         package_id: &'a str,
         reason: &'a str,
     },
+    /// An optional package's build failed: it stays unlinked from the
+    /// projects and the install goes on (pnpm 12 logs this at debug level).
+    OptionalBuildFailed {
+        package_id: &'a str,
+        details: &'a str,
+    },
     /// The import method actually used (`hardlink`, `copy`, `clone`).
     ImportMethod { method: &'static str },
     /// The install finished linking.
@@ -40,8 +48,12 @@ pub enum Event<'a> {
         added: usize,
         direct: &'a [DirectDependency],
     },
-    /// A line of lifecycle script output (`.../pkg postinstall$ cmd`).
-    ScriptOutput { line: &'a str },
+    /// A line of lifecycle script output: `line` is the plain text
+    /// (`.../pkg postinstall$ cmd`), `script` its parts (for colors).
+    ScriptOutput {
+        line: &'a str,
+        script: &'a ScriptEvent<'a>,
+    },
     /// A non-fatal problem.
     Warning { message: &'a str },
     /// Nothing changed since the last install: nothing was done.

@@ -22,7 +22,7 @@ pub use diff::{CasWrite, diff_package_dir};
 pub use error::{ScriptFailure, ScriptsError};
 pub use policy::{BuildDecision, BuildPolicy, ignored_builds_error};
 pub use runner::{
-    BuildNode, BuildOptions, BuildReport, ScriptEvent, ScriptOutcome, ScriptRun,
+    BuildNode, BuildOptions, BuildReport, ScriptEvent, ScriptOutcome, ScriptRun, ScriptSource,
     run_dependency_builds, run_stage,
 };
 pub use side_effects::{

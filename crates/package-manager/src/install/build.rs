@@ -53,6 +53,8 @@ pub struct Builds<'a> {
     memo: Mutex<DepsHashMemo>,
     pending: Mutex<HashMap<usize, PendingBuild>>,
     ignored: Mutex<Vec<String>>,
+    /// depPaths of packages that need a build `--ignore-scripts` skipped.
+    not_built: Mutex<Vec<String>>,
     /// `node_modules/.pnpm/lock.yaml` of the last install that finished.
     current_lockfile: PathBuf,
     /// Its snapshot keys, read only when a complete package wants a build.
@@ -72,6 +74,7 @@ impl<'a> Builds<'a> {
             memo: Mutex::new(DepsHashMemo::new()),
             pending: Mutex::new(HashMap::new()),
             ignored: Mutex::new(Vec::new()),
+            not_built: Mutex::new(Vec::new()),
             current_lockfile,
             finished: OnceLock::new(),
         }
@@ -101,7 +104,15 @@ impl<'a> Builds<'a> {
 
     /// Decides how slot `i` is imported from `row`.
     pub fn mode(&self, i: usize, slot: &Slot, row: &PackageFilesIndex) -> ImportMode {
-        if self.ignore_scripts || row.requires_build != Some(true) {
+        if row.requires_build != Some(true) {
+            return ImportMode::Plain;
+        }
+        if self.ignore_scripts {
+            // pnpm lists them in `pendingBuilds`, approved or not.
+            self.not_built
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(slot.dep_path.as_str().to_owned());
             return ImportMode::Plain;
         }
         let name = slot.name();
@@ -197,9 +208,18 @@ impl<'a> Builds<'a> {
         ignored
     }
 
+    /// depPaths of packages whose build `--ignore-scripts` skipped.
+    pub fn not_built(&self) -> Vec<String> {
+        self.not_built
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
     /// Runs the pending builds in dependency order, then uploads what each
-    /// build changed into the store row's `sideEffects`.
-    pub fn run(&self, run: &BuildRun<'_>) -> Result<Vec<usize>, InstallError> {
+    /// build changed into the store row's `sideEffects`. Returns the
+    /// optional packages whose build failed, with the error text.
+    pub fn run(&self, run: &BuildRun<'_>) -> Result<Vec<(usize, String)>, InstallError> {
         let BuildRun {
             root,
             plan,
@@ -225,8 +245,15 @@ impl<'a> Builds<'a> {
             .iter()
             .enumerate()
             .map(|(i, slot)| {
-                let manifest = manifests[i].get().cloned().unwrap_or(Value::Null);
                 let package_dir = root.join(&slot.package_dir);
+                let mut manifest = manifests[i].get().cloned().unwrap_or(Value::Null);
+                if pending.contains_key(&i) {
+                    // The whole `package.json`: `npm_package_config_*` and
+                    // friends come from fields the stored manifest may lack.
+                    if let Some(full) = read_json(&package_dir.join("package.json")) {
+                        manifest = full;
+                    }
+                }
                 let stages = if pending.contains_key(&i) {
                     let gyp = package_dir.join("binding.gyp").exists();
                     dependency_scripts(&manifest, gyp)
@@ -272,7 +299,11 @@ impl<'a> Builds<'a> {
             ..BuildOptions::default()
         };
         let report = run_dependency_builds(&nodes, &opts)?;
-        Ok(report.failed_optional.into_iter().map(|(i, _)| i).collect())
+        Ok(report
+            .failed_optional
+            .into_iter()
+            .map(|(i, err)| (i, err.to_string()))
+            .collect())
     }
 }
 
@@ -287,6 +318,10 @@ pub struct BuildRun<'a> {
     /// `PATH` entries after the package's own `.bin` dirs.
     pub extra_bin_dirs: &'a [PathBuf],
     pub report: &'a (dyn Fn(&ScriptEvent<'_>) + Sync),
+}
+
+fn read_json(path: &Path) -> Option<Value> {
+    serde_json::from_slice(&std::fs::read(path).ok()?).ok()
 }
 
 /// `added ∪ (files − deleted)`, sorted by path.

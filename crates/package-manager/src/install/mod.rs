@@ -12,6 +12,7 @@ mod files;
 mod gates;
 mod options;
 mod phases;
+mod project_scripts;
 mod sources;
 mod stale;
 mod state;
@@ -72,6 +73,18 @@ pub fn install(
         reporter.report(Event::UpToDate);
         return Ok(InstallSummary::default());
     }
+    let report_line = |event: &pacquet_scripts::ScriptEvent<'_>| {
+        reporter.report(Event::ScriptOutput {
+            line: &event.to_line(),
+            script: event,
+        });
+    };
+    let project_scripts = project_scripts::ProjectScripts {
+        config,
+        report: &report_line,
+    };
+    // pnpm 12 runs the root's `preinstall` first, before the lockfile checks.
+    project_scripts.run_early()?;
     let checked = gates::read_checked_lockfile(config, req.frozen_lockfile)?;
     let tarball_url = |name: &str, version: &str| config.tarball_url(name, version);
     let opts = options::plan_options(config, &checked.projects, &tarball_url);
@@ -185,11 +198,6 @@ pub fn install(
         vsd.join("node_modules/.bin"),
         root.join(&opts.modules_dir).join(".bin"),
     ];
-    let report_line = |event: &pacquet_scripts::ScriptEvent<'_>| {
-        reporter.report(Event::ScriptOutput {
-            line: &event.to_line(),
-        });
-    };
     let has_builds = builds.has_pending();
     let sender = if has_builds {
         Some(store.sender()?)
@@ -205,13 +213,13 @@ pub fn install(
         extra_bin_dirs: &extra_bin_dirs,
         report: &report_line,
     })?;
-    for i in failed_optional {
-        let message = format!(
-            "Skipping failed optional dependency {}",
-            plan.slots[i].dep_path.as_str()
-        );
-        reporter.report(Event::Warning { message: &message });
+    for (i, details) in &failed_optional {
+        reporter.report(Event::OptionalBuildFailed {
+            package_id: plan.slots[*i].dep_path.as_str(),
+            details,
+        });
     }
+    symlinks::unlink_failed_optional(root, &plan.symlinks, &failed_optional)?;
     // Builds may create the files bins point at: link them again (shims
     // already in place are left alone).
     if has_builds {
@@ -220,7 +228,11 @@ pub fn install(
 
     phases.mark("builds");
     let ignored_builds = builds.ignored();
-    write_state::write_state_files(&write_state::StateInputs {
+    let mut pending_builds = project_scripts.skipped_projects(&checked.projects);
+    pending_builds.extend(builds.not_built());
+    pending_builds.sort();
+    pending_builds.dedup();
+    let state_inputs = write_state::StateInputs {
         config,
         checked: &checked,
         plan: &plan,
@@ -229,7 +241,9 @@ pub fn install(
         started_at,
         pruned_at: reconciled.pruned_at,
         previous_skipped: reconciled.skipped,
-    })?;
+        pending_builds: &pending_builds,
+    };
+    write_state::write_modules_state(&state_inputs)?;
     let methods = ctx.state.methods_used();
     drop(ctx);
     phases.mark("state");
@@ -240,6 +254,8 @@ pub fn install(
             method: method_name(*method),
         });
     }
+    project_scripts.run_after_build(&checked.projects, &plan)?;
+    write_state::write_workspace_state(&state_inputs)?;
 
     if !ignored_builds.is_empty() && config.strict_dep_builds {
         return Err(InstallError::LifecycleScripts(

@@ -32,3 +32,25 @@ pub fn create_symlinks(root: &Path, links: &[crate::Symlink]) -> Result<(), supe
         symlink_force(Path::new(&link.target), &path).map_err(super::InstallError::write(&path))
     })
 }
+
+/// Removes the projects' links to optional packages whose build failed, as
+/// pnpm 12 does (their virtual-store directories and bin shims stay).
+pub fn unlink_failed_optional(
+    root: &Path,
+    links: &[crate::Symlink],
+    failed: &[(usize, String)],
+) -> Result<(), super::InstallError> {
+    for link in links {
+        let is_failed = |slot| failed.iter().any(|(i, _)| Some(*i) == slot);
+        if matches!(link.owner, crate::LinkOwner::Importer(_)) && is_failed(link.target_slot) {
+            let path = root.join(&link.path);
+            match std::fs::remove_file(&path) {
+                Err(e) if e.kind() != io::ErrorKind::NotFound => {
+                    return Err(super::InstallError::write(&path)(e));
+                }
+                _ => {}
+            }
+        }
+    }
+    Ok(())
+}

@@ -41,18 +41,24 @@ pub struct StateInputs<'a> {
     pub pruned_at: Option<String>,
     /// The previous install's `skipped`, carried over.
     pub previous_skipped: Vec<String>,
+    /// Projects and dependencies whose scripts did not run.
+    pub pending_builds: &'a [String],
 }
 
-pub fn write_state_files(inputs: &StateInputs<'_>) -> Result<(), InstallError> {
+/// `node_modules/.pnpm/lock.yaml` and `node_modules/.modules.yaml`, written
+/// before the projects' own scripts run (pnpm 12 leaves them behind when a
+/// project script fails).
+pub fn write_modules_state(inputs: &StateInputs<'_>) -> Result<(), InstallError> {
     let StateInputs {
         config,
         checked,
         plan,
         opts,
         ignored_builds,
-        started_at,
         pruned_at,
         previous_skipped,
+        pending_builds,
+        ..
     } = inputs;
     let root = config.workspace_root.as_path();
     let now = SystemTime::now()
@@ -81,11 +87,27 @@ pub fn write_state_files(inputs: &StateInputs<'_>) -> Result<(), InstallError> {
             ignored_builds: ignored_builds.to_vec(),
             injected_deps: injected_deps(plan),
             previous_skipped: previous_skipped.clone(),
+            pending_builds: pending_builds.to_vec(),
         },
     );
     let yaml_path = modules.join(".modules.yaml");
     write_atomic(&yaml_path, yaml.as_bytes()).map_err(InstallError::write(&yaml_path))?;
+    Ok(())
+}
 
+/// `node_modules/.pnpm-workspace-state-v1.json` and the store's project
+/// registration, written once the projects' scripts succeeded.
+pub fn write_workspace_state(inputs: &StateInputs<'_>) -> Result<(), InstallError> {
+    let StateInputs {
+        config,
+        checked,
+        opts,
+        started_at,
+        ..
+    } = inputs;
+    let root = config.workspace_root.as_path();
+    let store_dir = config.store_dir.to_string_lossy().into_owned();
+    let modules = root.join(&opts.modules_dir);
     let state = WorkspaceState {
         last_validated_timestamp: started_at
             .duration_since(UNIX_EPOCH)

@@ -19,6 +19,8 @@ pub struct ModulesYaml {
     pub allow_builds: IndexMap<String, bool>,
     /// `pkgId`s whose builds were ignored; written only when non-empty.
     pub ignored_builds: Vec<String>,
+    /// Projects and packages whose scripts `--ignore-scripts` skipped, sorted.
+    pub pending_builds: Vec<String>,
     /// `file:` directory deps: alias → package dirs; written only when non-empty.
     pub injected_deps: IndexMap<String, Vec<String>>,
     /// `skipped` of the previous install: pnpm 12 carries the list over,
@@ -60,7 +62,7 @@ pub fn modules_yaml(plan: &InstallPlan, opts: &PlanOptions, state: &ModulesYaml)
     doc.insert("layoutVersion".into(), json!(5));
     doc.insert("nodeLinker".into(), json!("isolated"));
     doc.insert("packageManager".into(), json!(state.package_manager));
-    doc.insert("pendingBuilds".into(), json!([]));
+    doc.insert("pendingBuilds".into(), json!(state.pending_builds));
     if !state.ignored_builds.is_empty() {
         doc.insert("ignoredBuilds".into(), json!(state.ignored_builds));
     }

@@ -5,6 +5,16 @@ use std::path::Path;
 /// Longest `.../<tail>` prefix pnpm prints for a package directory.
 const PREFIX_WIDTH: usize = 40;
 
+/// Whose script an event is about (pnpm's `pnpm:lifecycle` log fields).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ScriptSource<'a> {
+    /// `depPath`: `name@version` for a dependency, the directory for a project.
+    pub pkg_id: &'a str,
+    /// `wd`: where the script runs.
+    pub wd: &'a Path,
+    pub optional: bool,
+}
+
 /// One step of a script's life, for reporters.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ScriptEvent<'a> {
@@ -13,6 +23,7 @@ pub enum ScriptEvent<'a> {
         prefix: &'a str,
         stage: &'a str,
         command: &'a str,
+        source: ScriptSource<'a>,
     },
     /// `.../node_modules/pkg postinstall: <line>`
     Output {
@@ -20,12 +31,16 @@ pub enum ScriptEvent<'a> {
         stage: &'a str,
         line: &'a str,
         stderr: bool,
+        source: ScriptSource<'a>,
     },
     /// `.../node_modules/pkg postinstall: Done` / `: Failed`
     Finished {
         prefix: &'a str,
         stage: &'a str,
         success: bool,
+        /// `None` when a signal ended the script.
+        exit_code: Option<i32>,
+        source: ScriptSource<'a>,
     },
 }
 
@@ -37,6 +52,7 @@ impl ScriptEvent<'_> {
                 prefix,
                 stage,
                 command,
+                ..
             } => format!("{prefix} {stage}$ {command}"),
             ScriptEvent::Output {
                 prefix,
@@ -48,6 +64,7 @@ impl ScriptEvent<'_> {
                 prefix,
                 stage,
                 success,
+                ..
             } => format!(
                 "{prefix} {stage}: {}",
                 if *success { "Done" } else { "Failed" }
@@ -60,9 +77,13 @@ impl ScriptEvent<'_> {
 /// components as fit in 40 characters (pnpm 12 prints
 /// `.../ps-order@1.0.0/node_modules/ps-order` but
 /// `.../node_modules/ps-env-dep`). A path relative to `init_cwd` that fits
-/// entirely is printed as is.
+/// entirely is printed as is, and `init_cwd` itself as `.` (pnpm 12's
+/// prefix for the root project's own scripts).
 pub fn log_prefix(package_dir: &Path, init_cwd: &Path) -> String {
     let rel = package_dir.strip_prefix(init_cwd).unwrap_or(package_dir);
+    if rel.as_os_str().is_empty() {
+        return ".".to_owned();
+    }
     let parts: Vec<String> = rel
         .components()
         .map(|c| c.as_os_str().to_string_lossy().into_owned())

@@ -204,6 +204,7 @@ fn build_one(node: &BuildNode, opts: &BuildOptions<'_>) -> Result<(), ScriptsErr
             manifest: &node.manifest,
             user_agent: opts.user_agent,
             extra_env: opts.extra_env,
+            optional: node.optional,
         })?;
     }
     Ok(())

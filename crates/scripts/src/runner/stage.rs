@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use super::env::{lifecycle_path_dirs, node_execpath, package_env_vars};
-use super::events::{ScriptEvent, log_prefix};
+use super::events::{ScriptEvent, ScriptSource, log_prefix};
 use crate::ScriptsError;
 use crate::error::ScriptFailure;
 use crate::side_effects::{node_arch, node_platform};
@@ -52,6 +52,8 @@ pub struct ScriptRun<'a> {
     pub user_agent: Option<&'a str>,
     /// Set last, overriding anything above (e.g. `npm_execpath`).
     pub extra_env: &'a [(String, String)],
+    /// The package is an optional dependency (reported with the events).
+    pub optional: bool,
 }
 
 impl Default for ScriptRun<'_> {
@@ -71,6 +73,7 @@ impl Default for ScriptRun<'_> {
             manifest: &NULL,
             user_agent: None,
             extra_env: &[],
+            optional: false,
         }
     }
 }
@@ -90,6 +93,11 @@ pub struct ScriptOutcome {
 pub fn run_stage(opts: &ScriptRun<'_>) -> Result<ScriptOutcome, ScriptsError> {
     let started = Instant::now();
     let prefix = log_prefix(opts.package_dir, opts.init_cwd);
+    let source = ScriptSource {
+        pkg_id: opts.pkg_id,
+        wd: opts.package_dir,
+        optional: opts.optional,
+    };
     let emit = |event: &ScriptEvent<'_>| {
         if let Some(reporter) = opts.reporter {
             reporter(event);
@@ -101,6 +109,7 @@ pub fn run_stage(opts: &ScriptRun<'_>) -> Result<ScriptOutcome, ScriptsError> {
         prefix: &prefix,
         stage: opts.stage,
         command: opts.command,
+        source,
     });
     let spawn_err = |source| ScriptsError::Spawn {
         pkg_id: opts.pkg_id.to_string(),
@@ -128,6 +137,7 @@ pub fn run_stage(opts: &ScriptRun<'_>) -> Result<ScriptOutcome, ScriptsError> {
                 stage: opts.stage,
                 line,
                 stderr: is_err,
+                source,
             });
             buf.clear();
         }
@@ -144,6 +154,8 @@ pub fn run_stage(opts: &ScriptRun<'_>) -> Result<ScriptOutcome, ScriptsError> {
         prefix: &prefix,
         stage: opts.stage,
         success: status.success(),
+        exit_code: status.code(),
+        source,
     });
     if status.success() {
         return Ok(ScriptOutcome {

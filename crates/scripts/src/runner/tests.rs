@@ -207,6 +207,9 @@ fn log_prefixes_as_pnpm_prints_them() {
         at("node_modules/.pnpm/failpkg@file+failpkg/node_modules/failpkg"),
         ".../node_modules/failpkg"
     );
+    // Projects' own scripts (pnpm 12: `. postinstall$`, `packages/b preinstall$`).
+    assert_eq!(log_prefix(root, root), ".");
+    assert_eq!(at("packages/b"), "packages/b");
 }
 
 fn node(name: &str, dir: &Path, stages: &[(&'static str, &str)], deps: &[usize]) -> BuildNode {

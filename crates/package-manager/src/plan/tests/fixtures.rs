@@ -214,6 +214,7 @@ fn assert_modules_yaml(name: &str, plan: &InstallPlan, supported: SupportedArchi
         package_manager: "pnpm@12.21.0".to_owned(),
         allow_builds,
         ignored_builds: Vec::new(),
+        pending_builds: Vec::new(),
         injected_deps: indexmap::IndexMap::new(),
         previous_skipped: Vec::new(),
     };
