@@ -63,6 +63,13 @@ fn workspace_matches_pnpm() {
     same_tree_as_pnpm("workspace");
 }
 
+/// The bins of auto-installed peers of direct dependencies go into the
+/// project's `.bin`, though the peers are not linked in its `node_modules`.
+#[test]
+fn auto_installed_peer_bins_match_pnpm() {
+    same_tree_as_pnpm("peer-bins");
+}
+
 #[test]
 fn combined_matches_pnpm() {
     same_tree_as_pnpm("combined");

@@ -85,6 +85,45 @@ pub fn link_all_bins(
             }
         }
     }
+    // pnpm 12 also links, into a project's `.bin`, the bins of the peers
+    // its direct dependencies declare and got from the graph rather than
+    // from the project (auto-installed peers), though they are not linked
+    // in its `node_modules` (alotta: `webpack`, a peer of `babel-loader`).
+    for (k, importer) in plan.importers.iter().enumerate() {
+        let direct: std::collections::HashSet<&str> =
+            importer.direct.iter().map(|d| d.alias.as_str()).collect();
+        let mut offered = std::collections::HashSet::new();
+        for dep in &importer.direct {
+            let crate::DirectTarget::Slot(i) = dep.target else {
+                continue;
+            };
+            let Some(peers) = manifests[i]
+                .get()
+                .and_then(|m| m.get("peerDependencies"))
+                .and_then(Value::as_object)
+            else {
+                continue;
+            };
+            for link in &plan.symlinks {
+                if link.owner != LinkOwner::Slot(i) {
+                    continue;
+                }
+                let alias = link
+                    .path
+                    .rsplit_once("/node_modules/")
+                    .map_or("", |(_, a)| a);
+                if !peers.contains_key(alias) || direct.contains(alias) {
+                    continue;
+                }
+                if let Some(t) = link.target_slot
+                    && offered.insert(t)
+                    && let Some(offer) = slot_offer(t, false)
+                {
+                    importer_dirs[k].push(offer);
+                }
+            }
+        }
+    }
     for (i, mut offers) in slot_dirs.into_iter().enumerate() {
         if let Some(own) = slot_offer(i, false) {
             offers.push(own);
