@@ -12,4 +12,5 @@ mod reliability {
     mod network;
     mod repair;
     mod secrets;
+    mod tampered;
 }
