@@ -213,7 +213,11 @@ fn enormous_long_names_and_pax_headers_are_refused_from_their_header() {
             &ExtractLimits::default(),
         )
         .unwrap_err();
-        assert_eq!(code(&err), "ERR_PACQUET_TARBALL_TOO_LARGE", "{kind:?}: {err}");
+        assert_eq!(
+            code(&err),
+            "ERR_PACQUET_TARBALL_TOO_LARGE",
+            "{kind:?}: {err}"
+        );
         assert!(err.to_string().contains("PAX"), "{err}");
         assert!(!err.is_retryable());
     }
@@ -334,10 +338,7 @@ fn a_file_that_is_also_a_directory_is_refused() {
         "both a file and a directory",
     );
     assert_unsafe(
-        refused(&[
-            file("package/a/b/c.js", b"x"),
-            file("package/a/b", b"x"),
-        ]),
+        refused(&[file("package/a/b/c.js", b"x"), file("package/a/b", b"x")]),
         "a/b",
         "both a file and a directory",
     );
