@@ -71,7 +71,7 @@ impl Fetcher {
                     let wait = retry::delay(&self.opts, retry);
                     tracing::warn!(
                         "GET {} error ({e}) — {retry}\nWill retry in {}. {} retries left.",
-                        req.url,
+                        shown_url(req.url),
                         retry::human(wait),
                         self.opts.retries - retry
                     );
@@ -93,7 +93,7 @@ impl Fetcher {
             .authorization
             .map(|auth| {
                 let mut value = HeaderValue::from_str(auth).map_err(|_| TarballError::Fetch {
-                    url: req.url.to_string(),
+                    url: shown_url(req.url),
                     reason: "the authorization header value is not valid".to_string(),
                 })?;
                 value.set_sensitive(true);
@@ -101,7 +101,7 @@ impl Fetcher {
             })
             .transpose()?;
         let fetch_error = |e: reqwest::Error| TarballError::Fetch {
-            url: req.url.to_string(),
+            url: shown_url(req.url),
             reason: error_chain(&e.without_url()),
         };
         // A request that gets no response at all (timeout, connection closed
@@ -124,7 +124,7 @@ impl Fetcher {
         let status = response.status();
         if !status.is_success() {
             return Err(TarballError::HttpStatus {
-                url: req.url.to_string(),
+                url: shown_url(req.url),
                 status: status.as_u16(),
             });
         }
@@ -137,9 +137,21 @@ impl Fetcher {
             body.extend_from_slice(&chunk);
         }
         if let Some(wanted) = wanted {
-            integrity::verify(wanted, &body, req.url)?;
+            integrity::verify(wanted, &body, &shown_url(req.url))?;
         }
         Ok(body)
+    }
+}
+
+/// The URL as messages and logs show it: a password in its user info (a
+/// registry configured as `https://user:secret@host/`) becomes `***`.
+fn shown_url(url: &str) -> String {
+    match reqwest::Url::parse(url) {
+        Ok(mut parsed) if parsed.password().is_some() => {
+            let _ = parsed.set_password(Some("***"));
+            parsed.to_string()
+        }
+        _ => url.to_string(),
     }
 }
 

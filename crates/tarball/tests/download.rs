@@ -296,3 +296,21 @@ async fn many_downloads_share_the_concurrency_limit() {
     }
     assert_eq!(registry.tarball_requests("pq-plain", "1.0.0"), 10);
 }
+
+/// A password in the URL's user info is masked in errors (and warnings).
+#[tokio::test]
+async fn a_password_in_the_url_never_shows() {
+    let registry = support::start_registry();
+    let (url, _, integrity) = fixture(&registry);
+    let with_password = url.replacen("http://", "http://user:SECRET-PASS@", 1);
+    for _ in 0..3 {
+        registry.fail_next(&url, Fault::Status(500));
+    }
+    let err = fetcher(fast_options())
+        .download(&request(&with_password, Some(&integrity)))
+        .await
+        .unwrap_err();
+    let shown = format!("{err} {err:?}");
+    assert!(!shown.contains("SECRET"), "{shown}");
+    assert!(shown.contains("user:***@"), "{shown}");
+}
