@@ -10,7 +10,7 @@ impl Rng {
         Rng(seed.max(1))
     }
 
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         let mut x = self.0;
         x ^= x >> 12;
         x ^= x << 25;
@@ -21,7 +21,7 @@ impl Rng {
 
     /// Uniform-ish in `0..n` (`n > 0`).
     pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
+        (self.next_u64() % n as u64) as usize
     }
 }
 
@@ -106,13 +106,13 @@ pub fn mutate(seed: &[u8], other: &[u8], format: Format, rng: &mut Rng) -> Vec<u
 
 fn edit(data: &mut Vec<u8>, other: &[u8], format: Format, rng: &mut Rng) {
     if data.is_empty() {
-        data.push(rng.next() as u8);
+        data.push(rng.next_u64() as u8);
         return;
     }
     let at = rng.below(data.len());
     match rng.below(10) {
         0 => data[at] ^= 1 << rng.below(8),
-        1 => data[at] = rng.next() as u8,
+        1 => data[at] = rng.next_u64() as u8,
         2 => {
             let len = 1 + rng.below(16.min(data.len() - at));
             data.drain(at..at + len);
