@@ -29,3 +29,16 @@ bench *ARGS:
 # Replay a finished node_modules tree with only mkdir/link/symlink (the warm floor).
 link-floor *ARGS:
     cargo run -q --release -p link-floor -- {{ARGS}}
+
+# Coverage-guided fuzzing (nightly + cargo-fuzz, installed on first use) of
+# the lockfile parser, the index row decoder and tarball extraction, each for
+# SECONDS (default 180). New inputs go to fuzz/target/corpus; crashes to
+# fuzz/artifacts/<target>/. The stable smoke run is `cargo test -p pacquet-fuzz-harness`.
+fuzz SECONDS="180" *TARGETS="lockfile store_index tarball":
+    rustup toolchain list | grep -q '^nightly' || rustup toolchain install nightly --profile minimal
+    cargo +nightly fuzz --version >/dev/null 2>&1 || cargo install cargo-fuzz --locked
+    cd fuzz && for t in {{TARGETS}}; do \
+        mkdir -p target/corpus/$t && \
+        cargo +nightly fuzz run $t target/corpus/$t corpus/$t -- \
+            -max_total_time={{SECONDS}} -max_len=262144 -rss_limit_mb=2048 -timeout=20 || exit 1; \
+    done

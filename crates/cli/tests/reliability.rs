@@ -9,6 +9,8 @@ mod reliability {
     pub mod helpers;
     mod hostile;
     mod interrupted;
+    mod network;
     mod repair;
     mod secrets;
+    mod tampered;
 }

@@ -41,6 +41,15 @@ pub enum PackageManagerError {
     )]
     MissingTarballIntegrity { dep_path: String },
 
+    #[error("{}", invalid_names_message(names))]
+    #[diagnostic(
+        code(ERR_PNPM_INVALID_DEPENDENCY_NAME),
+        help(
+            "A dependency alias becomes a directory under node_modules, so it must be a valid npm package name — a single `name` or `@scope/name` with no leading `.` or `_`, and not a reserved name such as `node_modules`. An alias containing path-traversal segments or a reserved name such as `.bin` or `.pnpm` could make an install write outside the intended directory or overwrite pnpm-owned layout. This usually means the lockfile was tampered with — inspect recent changes to pnpm-lock.yaml before trusting it."
+        )
+    )]
+    InvalidDependencyNames { names: Vec<String> },
+
     #[error("Failed to import {path}: {source}")]
     #[diagnostic(
         code(ERR_PACQUET_IMPORT_PACKAGE),
@@ -62,4 +71,21 @@ pub enum PackageManagerError {
         #[source]
         source: std::io::Error,
     },
+}
+
+/// pnpm 12's text, grammar included: `1 dependency alias in the lockfile is
+/// not valid package names:` then one quoted name per line.
+fn invalid_names_message(names: &[String]) -> String {
+    let mut text = if names.len() == 1 {
+        "1 dependency alias in the lockfile is not valid package names:".to_owned()
+    } else {
+        format!(
+            "{} dependency aliases in the lockfile are not valid package names:",
+            names.len()
+        )
+    };
+    for name in names {
+        text.push_str(&format!("\n  {name:?}"));
+    }
+    text
 }

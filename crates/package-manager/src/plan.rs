@@ -7,6 +7,7 @@ mod fetch;
 mod graph;
 mod hoist;
 mod model;
+mod names;
 mod options;
 mod pattern;
 

@@ -276,8 +276,19 @@ impl<'a> Reader<'a> {
                 let n = self.map_len()?;
                 let mut map = Map::with_capacity(n.min(self.remaining()));
                 for _ in 0..n {
+                    let key_at = self.pos;
                     let key = match self.value(depth + 1)? {
                         Value::String(s) => s,
+                        // Stringifying a map or array key escapes it once
+                        // per nesting level: a few hundred bytes of nested
+                        // keys would take exponential time (found by
+                        // fuzzing). pnpm's rows only have string keys.
+                        Value::Object(_) | Value::Array(_) => {
+                            return Err(DecodeError::UnexpectedType {
+                                expected: "a scalar map key",
+                                offset: key_at,
+                            });
+                        }
                         other => other.to_string(),
                     };
                     if self.skip_undefined()? {

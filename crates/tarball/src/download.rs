@@ -13,6 +13,9 @@ use crate::{FetcherOptions, TarballError, integrity, retry};
 /// lying server cannot make us allocate gigabytes before sending anything.
 const MAX_PREALLOCATION: u64 = 64 << 20;
 
+/// Requests per attempt when no response arrives (see [`Fetcher::download`]).
+const SEND_TRIES: u32 = 3;
+
 /// One tarball to download.
 #[derive(Debug, Clone, Copy)]
 pub struct DownloadRequest<'a> {
@@ -52,6 +55,8 @@ impl Fetcher {
 
     /// GETs the tarball, retrying everything but 4xx answers with pnpm's
     /// backoff; each attempt re-downloads and re-verifies from scratch.
+    /// Within an attempt, a request that gets no response is sent up to
+    /// [`SEND_TRIES`] times without waiting, as pnpm 12 does.
     pub async fn download(&self, req: &DownloadRequest<'_>) -> Result<Vec<u8>, TarballError> {
         let wanted = req
             .integrity
@@ -66,7 +71,7 @@ impl Fetcher {
                     let wait = retry::delay(&self.opts, retry);
                     tracing::warn!(
                         "GET {} error ({e}) — {retry}\nWill retry in {}. {} retries left.",
-                        req.url,
+                        shown_url(req.url),
                         retry::human(wait),
                         self.opts.retries - retry
                     );
@@ -84,24 +89,42 @@ impl Fetcher {
     ) -> Result<Vec<u8>, TarballError> {
         // The semaphore is never closed, so acquiring cannot fail.
         let _permit = self.permits.acquire().await.ok();
-        let mut request = self.client.get(req.url);
-        if let Some(auth) = req.authorization {
-            let mut value = HeaderValue::from_str(auth).map_err(|_| TarballError::Fetch {
-                url: req.url.to_string(),
-                reason: "the authorization header value is not valid".to_string(),
-            })?;
-            value.set_sensitive(true);
-            request = request.header(AUTHORIZATION, value);
-        }
+        let authorization = req
+            .authorization
+            .map(|auth| {
+                let mut value = HeaderValue::from_str(auth).map_err(|_| TarballError::Fetch {
+                    url: shown_url(req.url),
+                    reason: "the authorization header value is not valid".to_string(),
+                })?;
+                value.set_sensitive(true);
+                Ok(value)
+            })
+            .transpose()?;
         let fetch_error = |e: reqwest::Error| TarballError::Fetch {
-            url: req.url.to_string(),
+            url: shown_url(req.url),
             reason: error_chain(&e.without_url()),
         };
-        let mut response = request.send().await.map_err(fetch_error)?;
+        // A request that gets no response at all (timeout, connection closed
+        // or refused) is sent again right away within the attempt, as pnpm
+        // 12 does: a server that never answers costs `SEND_TRIES` requests
+        // per attempt, one whose body breaks costs one.
+        let mut tries = 0;
+        let mut response = loop {
+            tries += 1;
+            let mut request = self.client.get(req.url);
+            if let Some(value) = &authorization {
+                request = request.header(AUTHORIZATION, value.clone());
+            }
+            match request.send().await {
+                Ok(response) => break response,
+                Err(_) if tries < SEND_TRIES => {}
+                Err(e) => return Err(fetch_error(e)),
+            }
+        };
         let status = response.status();
         if !status.is_success() {
             return Err(TarballError::HttpStatus {
-                url: req.url.to_string(),
+                url: shown_url(req.url),
                 status: status.as_u16(),
             });
         }
@@ -114,9 +137,21 @@ impl Fetcher {
             body.extend_from_slice(&chunk);
         }
         if let Some(wanted) = wanted {
-            integrity::verify(wanted, &body, req.url)?;
+            integrity::verify(wanted, &body, &shown_url(req.url))?;
         }
         Ok(body)
+    }
+}
+
+/// The URL as messages and logs show it: a password in its user info (a
+/// registry configured as `https://user:secret@host/`) becomes `***`.
+fn shown_url(url: &str) -> String {
+    match reqwest::Url::parse(url) {
+        Ok(mut parsed) if parsed.password().is_some() => {
+            let _ = parsed.set_password(Some("***"));
+            parsed.to_string()
+        }
+        _ => url.to_string(),
     }
 }
 

@@ -15,6 +15,10 @@ use crate::{TarballError, bundled_manifest, entry_path, requires_build};
 /// Upper bound for a buffer reserved from an entry's declared size.
 const MAX_PREALLOCATION: u64 = 16 << 20;
 
+/// Largest GNU long name/link or PAX extended header read. Real ones hold a
+/// path (at most a few KB) and a handful of records.
+const MAX_EXTENSION_HEADER: u64 = 1 << 20;
+
 /// Caps that stop hostile tarballs while they are read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ExtractLimits {
@@ -41,8 +45,10 @@ impl Default for ExtractLimits {
 /// `requiresBuild`, the bundled manifest and `tarIntegrity`.
 ///
 /// Directory entries and pax global headers are skipped; contiguous files
-/// (`7`) are skipped as pnpm 12 does. Links, devices, FIFOs and paths that
-/// are absolute, empty or contain `..` are refused.
+/// (`7`) are skipped as pnpm 12 does. Links, devices, FIFOs, sparse files,
+/// paths that are absolute, empty or contain `..`, a file that is also
+/// another file's directory, and long-name/PAX headers over 1 MiB are
+/// refused.
 pub fn extract_to_store(
     cas: &Cas,
     tgz: &[u8],
@@ -79,7 +85,12 @@ pub fn extract_to_store(
     let mut files: BTreeMap<String, FileInfo> = BTreeMap::new();
     let mut package_json: Option<Vec<u8>> = None;
     let mut entry_count = 0u64;
-    for entry in archive.entries().map_err(read_error)? {
+    // Raw iteration: the tar crate would buffer a GNU long name or a PAX
+    // header of any declared size (gigabytes from a few KB of gzip) and
+    // expand GNU sparse maps into unbounded block lists. Extension headers
+    // are read here instead, with a size cap, and apply to the next entry.
+    let mut pending = PendingExtensions::default();
+    for entry in archive.entries().map_err(read_error)?.raw(true) {
         let mut entry = entry.map_err(read_error)?;
         entry_count += 1;
         if entry_count > limits.max_entries {
@@ -89,8 +100,47 @@ pub fn extract_to_store(
                 limit: limits.max_entries,
             });
         }
-        let raw_path = entry.path_bytes().into_owned();
-        match entry.header().entry_type() {
+        let kind = entry.header().entry_type();
+        let recognized = entry.header().as_gnu().is_some() || entry.header().as_ustar().is_some();
+        if recognized
+            && (kind.is_gnu_longname() || kind.is_gnu_longlink() || kind.is_pax_local_extensions())
+        {
+            let size = entry.size();
+            if size > MAX_EXTENSION_HEADER {
+                return Err(TarballError::TooLarge {
+                    package_id: package_id.to_string(),
+                    what: "a long name or PAX extended header",
+                    limit: MAX_EXTENSION_HEADER,
+                });
+            }
+            let mut data = Vec::with_capacity(size as usize);
+            entry.read_to_end(&mut data).map_err(read_error)?;
+            let slot = if kind.is_gnu_longname() {
+                &mut pending.long_name
+            } else if kind.is_gnu_longlink() {
+                &mut pending.long_link
+            } else {
+                &mut pending.pax
+            };
+            if slot.replace(data).is_some() {
+                return Err(TarballError::Corrupt {
+                    package_id: package_id.to_string(),
+                    reason: "two extended headers describe the same entry".to_string(),
+                });
+            }
+            continue;
+        }
+        let extensions = std::mem::take(&mut pending);
+        let raw_path = extensions.path(entry.header().path_bytes().as_ref());
+        if let Some(pax_size) = extensions.pax_size()
+            && pax_size != entry.size()
+        {
+            return Err(refuse(
+                &raw_path,
+                "has a PAX size that differs from its header",
+            ));
+        }
+        match kind {
             EntryType::Regular => {}
             EntryType::Directory => {
                 entry_path::strip_first_component(&raw_path).map_err(|r| refuse(&raw_path, r))?;
@@ -149,6 +199,16 @@ pub fn extract_to_store(
         );
     }
 
+    if pending.any() {
+        return Err(TarballError::Corrupt {
+            package_id: package_id.to_string(),
+            reason: "an extended header describes no entry".to_string(),
+        });
+    }
+    if let Some(path) = file_used_as_directory(&files) {
+        return Err(refuse(path.as_bytes(), "is both a file and a directory"));
+    }
+
     // tarIntegrity covers the whole stream, end-of-archive padding included.
     let mut stream = archive.into_inner();
     io::copy(&mut stream, &mut io::sink()).map_err(read_error)?;
@@ -173,6 +233,69 @@ pub fn extract_to_store(
         tar_integrity: Some(tar_integrity),
         extra: Vec::new(),
     })
+}
+
+/// GNU long names/links and PAX headers waiting for the entry they describe.
+#[derive(Default)]
+struct PendingExtensions {
+    long_name: Option<Vec<u8>>,
+    long_link: Option<Vec<u8>>,
+    pax: Option<Vec<u8>>,
+}
+
+impl PendingExtensions {
+    fn any(&self) -> bool {
+        self.long_name.is_some() || self.long_link.is_some() || self.pax.is_some()
+    }
+
+    /// The entry's path as the tar crate resolves it: a GNU long name (minus
+    /// its trailing NUL) wins over the first PAX `path`, which wins over the
+    /// header.
+    fn path(&self, header_path: &[u8]) -> Vec<u8> {
+        if let Some(name) = &self.long_name {
+            return name.strip_suffix(&[0]).unwrap_or(name).to_vec();
+        }
+        self.pax_value(b"path").unwrap_or(header_path).to_vec()
+    }
+
+    /// The PAX `size` record, when present; unparsable counts as `u64::MAX`
+    /// so it never matches a header.
+    fn pax_size(&self) -> Option<u64> {
+        let value = self.pax_value(b"size")?;
+        Some(
+            std::str::from_utf8(value)
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(u64::MAX),
+        )
+    }
+
+    fn pax_value(&self, key: &[u8]) -> Option<&[u8]> {
+        let pax = self.pax.as_deref()?;
+        tar::PaxExtensions::new(pax)
+            .filter_map(Result::ok)
+            .find(|e| e.key_bytes() == key)
+            .map(|e| e.value_bytes())
+    }
+}
+
+/// A file whose path is also the parent directory of another file (`a` and
+/// `a/b`): no directory tree can hold both, so linking would fail halfway.
+fn file_used_as_directory(files: &BTreeMap<String, FileInfo>) -> Option<&str> {
+    let mut dirs = std::collections::HashSet::new();
+    for path in files.keys() {
+        let mut rest = path.as_str();
+        while let Some((parent, _)) = rest.rsplit_once('/') {
+            if !dirs.insert(parent) {
+                break;
+            }
+            rest = parent;
+        }
+    }
+    files
+        .keys()
+        .map(String::as_str)
+        .find(|path| dirs.contains(path))
 }
 
 /// An unparsable `package.json` leaves the row without a manifest; the

@@ -183,7 +183,10 @@ async fn truncated_body_is_a_fetch_error_and_retried() {
 async fn a_stalled_server_times_out() {
     let registry = support::start_registry();
     let (url, _, integrity) = fixture(&registry);
-    registry.fail_next(&url, Fault::Stall);
+    // Within one attempt a request without response is sent three times.
+    for _ in 0..3 {
+        registry.fail_next(&url, Fault::Stall);
+    }
     let opts = FetcherOptions {
         retries: 0,
         fetch_timeout: Duration::from_millis(300),
@@ -197,6 +200,47 @@ async fn a_stalled_server_times_out() {
     assert!(started.elapsed() < Duration::from_secs(5));
     assert_eq!(code(&err), "ERR_PNPM_TARBALL_FETCH_TARBALL");
     assert!(err.to_string().contains("timed out"), "{err}");
+    assert_eq!(registry.tarball_requests("pq-plain", "1.0.0"), 3);
+}
+
+/// pnpm 12 sends a request that got no response (closed, timed out) three
+/// times per attempt, but a body that breaks only once.
+#[tokio::test]
+async fn no_response_is_resent_within_an_attempt_but_a_broken_body_is_not() {
+    let registry = support::start_registry();
+    let (url, tarball, integrity) = fixture(&registry);
+    let no_retries = FetcherOptions {
+        retries: 0,
+        ..fast_options()
+    };
+    registry.fail_next(&url, Fault::Reset);
+    registry.fail_next(&url, Fault::Reset);
+    let bytes = fetcher(no_retries.clone())
+        .download(&request(&url, Some(&integrity)))
+        .await
+        .unwrap();
+    assert_eq!(bytes, tarball);
+    assert_eq!(registry.tarball_requests("pq-plain", "1.0.0"), 3);
+
+    registry.reset_requests();
+    for _ in 0..3 {
+        registry.fail_next(&url, Fault::Reset);
+    }
+    let err = fetcher(no_retries.clone())
+        .download(&request(&url, Some(&integrity)))
+        .await
+        .unwrap_err();
+    assert_eq!(code(&err), "ERR_PNPM_TARBALL_FETCH_TARBALL");
+    assert_eq!(registry.tarball_requests("pq-plain", "1.0.0"), 3);
+
+    registry.reset_requests();
+    registry.clear_faults();
+    registry.fail_next(&url, Fault::Truncate);
+    fetcher(no_retries)
+        .download(&request(&url, Some(&integrity)))
+        .await
+        .unwrap_err();
+    assert_eq!(registry.tarball_requests("pq-plain", "1.0.0"), 1);
 }
 
 #[tokio::test]
@@ -251,4 +295,22 @@ async fn many_downloads_share_the_concurrency_limit() {
         assert_eq!(task.await.unwrap(), tarball);
     }
     assert_eq!(registry.tarball_requests("pq-plain", "1.0.0"), 10);
+}
+
+/// A password in the URL's user info is masked in errors (and warnings).
+#[tokio::test]
+async fn a_password_in_the_url_never_shows() {
+    let registry = support::start_registry();
+    let (url, _, integrity) = fixture(&registry);
+    let with_password = url.replacen("http://", "http://user:SECRET-PASS@", 1);
+    for _ in 0..3 {
+        registry.fail_next(&url, Fault::Status(500));
+    }
+    let err = fetcher(fast_options())
+        .download(&request(&with_password, Some(&integrity)))
+        .await
+        .unwrap_err();
+    let shown = format!("{err} {err:?}");
+    assert!(!shown.contains("SECRET"), "{shown}");
+    assert!(shown.contains("user:***@"), "{shown}");
 }

@@ -184,3 +184,171 @@ fn corrupt_streams_get_their_own_code() {
     let empty = extract(&support::gzip(b""), &limits).unwrap_err();
     assert_eq!(code(&empty), "ERR_PACQUET_TARBALL_CORRUPT", "{empty}");
 }
+
+/// A GNU long-name or PAX header entry declaring `size` bytes, followed by
+/// only `body` (the rest of the archive is cut off).
+fn huge_extension(kind: EntryType, size: u64, body: &[u8]) -> Vec<u8> {
+    let mut header = tar::Header::new_gnu();
+    header.as_old_mut().name[..13].copy_from_slice(b"././@LongLink");
+    header.set_entry_type(kind);
+    header.set_size(size);
+    header.set_mode(0o644);
+    header.set_cksum();
+    let mut tar = header.as_bytes().to_vec();
+    tar.extend_from_slice(body);
+    support::gzip(&tar)
+}
+
+/// Long-name and PAX headers are refused from their declared size, before
+/// any of it is buffered: the tar crate would read gigabytes into memory.
+#[test]
+fn enormous_long_names_and_pax_headers_are_refused_from_their_header() {
+    for kind in [
+        EntryType::GNULongName,
+        EntryType::GNULongLink,
+        EntryType::XHeader,
+    ] {
+        let err = extract(
+            &huge_extension(kind, 3 << 30, &[b'a'; 4096]),
+            &ExtractLimits::default(),
+        )
+        .unwrap_err();
+        assert_eq!(
+            code(&err),
+            "ERR_PACQUET_TARBALL_TOO_LARGE",
+            "{kind:?}: {err}"
+        );
+        assert!(err.to_string().contains("PAX"), "{err}");
+        assert!(!err.is_retryable());
+    }
+}
+
+/// A 2 MiB long name that is really there is refused too, instead of
+/// becoming a path no filesystem accepts.
+#[test]
+fn a_long_name_over_the_cap_is_refused() {
+    let name = format!("package/{}", "a".repeat(2 << 20));
+    let mut builder = tar::Builder::new(Vec::new());
+    let mut header = tar::Header::new_gnu();
+    header.set_size(1);
+    header.set_mode(0o644);
+    builder.append_data(&mut header, &name, &b"x"[..]).unwrap();
+    let tarball = support::gzip(&builder.into_inner().unwrap());
+    let err = extract(&tarball, &ExtractLimits::default()).unwrap_err();
+    assert_eq!(code(&err), "ERR_PACQUET_TARBALL_TOO_LARGE", "{err}");
+}
+
+/// A PAX `path` is honoured (and checked like any other path); a PAX `size`
+/// that disagrees with the header, which makes tar readers disagree about
+/// where the next entry starts, is refused.
+#[test]
+fn pax_records_are_applied_and_checked() {
+    let pax = |records: &[(&str, &str)]| {
+        let mut data = Vec::new();
+        for (k, v) in records {
+            // A record's length counts its own digits: iterate to the fixpoint.
+            let body = format!(" {k}={v}\n");
+            let mut len = body.len() + 1;
+            while len != body.len() + len.to_string().len() {
+                len = body.len() + len.to_string().len();
+            }
+            data.extend_from_slice(format!("{len}{body}").as_bytes());
+        }
+        data
+    };
+    let records = pax(&[("path", "package/from-pax.js")]);
+    let with = |records: &[u8], path: &'static str, data: &'static [u8]| {
+        tgz(&[
+            RawEntry {
+                data: records,
+                ..entry("PaxHeader/x", EntryType::XHeader)
+            },
+            file(path, data),
+        ])
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let cas = Cas::new(&dir.path().join("v11"));
+    let row = extract_to_store(
+        &cas,
+        &with(&records, "package/short.js", b"x"),
+        "ok@1.0.0",
+        &ExtractLimits::default(),
+    )
+    .unwrap();
+    assert_eq!(row.files[0].0, "from-pax.js");
+
+    let escaping = pax(&[("path", "package/../../escape.js")]);
+    assert_unsafe(
+        extract(
+            &with(&escaping, "package/short.js", b"x"),
+            &ExtractLimits::default(),
+        )
+        .unwrap_err(),
+        "package/../../escape.js",
+        "escapes",
+    );
+
+    let lying = pax(&[("size", "1024")]);
+    assert_unsafe(
+        extract(
+            &with(&lying, "package/short.js", b"x"),
+            &ExtractLimits::default(),
+        )
+        .unwrap_err(),
+        "package/short.js",
+        "PAX size",
+    );
+}
+
+#[test]
+fn dangling_or_doubled_extension_headers_are_corrupt() {
+    let name = RawEntry {
+        data: b"package/long.js\0",
+        ..entry("././@LongLink", EntryType::GNULongName)
+    };
+    let dangling = extract(
+        &tgz(&[file("package/a.js", b"a"), name]),
+        &ExtractLimits::default(),
+    )
+    .unwrap_err();
+    assert_eq!(code(&dangling), "ERR_PACQUET_TARBALL_CORRUPT", "{dangling}");
+
+    let name = || RawEntry {
+        data: b"package/long.js\0",
+        ..entry("././@LongLink", EntryType::GNULongName)
+    };
+    let doubled = extract(
+        &tgz(&[name(), name(), file("package/a.js", b"a")]),
+        &ExtractLimits::default(),
+    )
+    .unwrap_err();
+    assert_eq!(code(&doubled), "ERR_PACQUET_TARBALL_CORRUPT", "{doubled}");
+}
+
+/// `a` as a file and `a/b` as a file cannot both be laid out.
+#[test]
+fn a_file_that_is_also_a_directory_is_refused() {
+    assert_unsafe(
+        refused(&[
+            file("package/lib", b"i am a file"),
+            file("package/lib.js", b"x"),
+            file("package/lib/index.js", b"x"),
+        ]),
+        "lib",
+        "both a file and a directory",
+    );
+    assert_unsafe(
+        refused(&[file("package/a/b/c.js", b"x"), file("package/a/b", b"x")]),
+        "a/b",
+        "both a file and a directory",
+    );
+}
+
+#[test]
+fn sparse_files_are_refused() {
+    assert_unsafe(
+        refused(&[entry("package/sparse", EntryType::GNUSparse)]),
+        "package/sparse",
+        "unsupported entry type",
+    );
+}

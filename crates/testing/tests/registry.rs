@@ -185,6 +185,49 @@ fn stall_holds_the_response_until_the_registry_is_dropped() {
 }
 
 #[test]
+fn stall_mid_body_sends_half_the_body_then_nothing() {
+    use std::io::Read;
+    let registry = Registry::start_fixtures();
+    let path = "/pq-plain/-/pq-plain-1.0.0.tgz";
+    let good = get(registry.addr(), path).body;
+    registry.fail_next(path, Fault::StallMidBody);
+    let mut stream = connect(registry.addr());
+    send(&mut stream, path, true);
+    stream
+        .set_read_timeout(Some(Duration::from_millis(300)))
+        .unwrap();
+    // Read until the server goes quiet: everything sent must be the head
+    // plus exactly the first half of the body.
+    let mut received = Vec::new();
+    let mut buf = [0u8; 4096];
+    let err = loop {
+        match stream.read(&mut buf) {
+            Ok(0) => panic!("the connection closed instead of stalling"),
+            Ok(n) => received.extend_from_slice(&buf[..n]),
+            Err(e) => break e,
+        }
+    };
+    assert!(
+        matches!(
+            err.kind(),
+            std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+        ),
+        "{err}"
+    );
+    let head_end = received
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .expect("a response head")
+        + 4;
+    let head = String::from_utf8_lossy(&received[..head_end]).to_lowercase();
+    assert!(
+        head.contains(&format!("content-length: {}", good.len())),
+        "{head}"
+    );
+    assert_eq!(&received[head_end..], &good[..good.len() / 2]);
+}
+
+#[test]
 fn mirror_mode_serves_files_from_a_directory() {
     let dir = tempfile::tempdir().unwrap();
     let tgz = dir.path().join("@scope/name/-");

@@ -178,6 +178,76 @@ fn unsafe_tarballs_fail_the_install_and_write_nothing() {
             ]),
             "ERR_PACQUET_TARBALL_TOO_LARGE",
         ),
+        (
+            "pq-evil-hardlink",
+            tgz(&[
+                file(b"package/package.json", PACKAGE_JSON),
+                Entry {
+                    kind: tar::EntryType::Link,
+                    link: b"/etc/passwd",
+                    ..file(b"package/passwd", b"")
+                },
+            ]),
+            "ERR_PACQUET_TARBALL_UNSAFE_ENTRY",
+        ),
+        (
+            "pq-evil-device",
+            tgz(&[
+                file(b"package/package.json", PACKAGE_JSON),
+                Entry {
+                    kind: tar::EntryType::Char,
+                    ..file(b"package/null", b"")
+                },
+            ]),
+            "ERR_PACQUET_TARBALL_UNSAFE_ENTRY",
+        ),
+        (
+            "pq-evil-fifo",
+            tgz(&[
+                file(b"package/package.json", PACKAGE_JSON),
+                Entry {
+                    kind: tar::EntryType::Fifo,
+                    ..file(b"package/pipe", b"")
+                },
+            ]),
+            "ERR_PACQUET_TARBALL_UNSAFE_ENTRY",
+        ),
+        (
+            // `lib` as a file and as the directory of `lib/index.js`.
+            "pq-evil-file-dir",
+            tgz(&[
+                file(b"package/package.json", PACKAGE_JSON),
+                file(b"package/lib", b"file"),
+                file(b"package/lib/index.js", b"inside"),
+            ]),
+            "ERR_PACQUET_TARBALL_UNSAFE_ENTRY",
+        ),
+        (
+            // A GNU long name declaring 3 GiB: read as the tar crate does,
+            // it would be buffered whole.
+            "pq-evil-longname",
+            tgz(&[
+                file(b"package/package.json", PACKAGE_JSON),
+                Entry {
+                    kind: tar::EntryType::GNULongName,
+                    declared_size: Some(3 << 30),
+                    ..file(b"././@LongLink", &bomb_zeros)
+                },
+            ]),
+            "ERR_PACQUET_TARBALL_TOO_LARGE",
+        ),
+        (
+            "pq-evil-pax",
+            tgz(&[
+                file(b"package/package.json", PACKAGE_JSON),
+                Entry {
+                    kind: tar::EntryType::XHeader,
+                    declared_size: Some(3 << 30),
+                    ..file(b"PaxHeader/x", &bomb_zeros)
+                },
+            ]),
+            "ERR_PACQUET_TARBALL_TOO_LARGE",
+        ),
     ];
     let scenes: Vec<_> = cases
         .iter()
@@ -282,4 +352,55 @@ fn hostile_bin_names_and_targets_stay_inside_the_project() {
             );
         }
     }
+}
+
+/// A path listed twice keeps its last entry, with pnpm 12 as with pacquet
+/// (tar's append semantics; refusing would break packages pnpm installs).
+#[test]
+fn duplicate_entries_keep_the_last_one_as_pnpm_does() {
+    let scene = Scene::new();
+    let tarball = tgz(&[
+        file(
+            b"package/package.json",
+            br#"{"name":"pq-evil-dup","version":"1.0.0"}"#,
+        ),
+        Entry {
+            mode: 0o755,
+            ..file(b"package/dup.js", b"first\n")
+        },
+        file(b"package/dup.js", b"second, and last\n"),
+    ]);
+    let (env, project) = scene.project("pq-evil-dup", &tarball, false);
+    pacquet_install_ok(&env, &project, &[]);
+
+    let pnpm_project = project.with_file_name("pnpm-project");
+    std::fs::create_dir_all(&pnpm_project).unwrap();
+    for name in [
+        "package.json",
+        "pnpm-lock.yaml",
+        "pnpm-workspace.yaml",
+        ".npmrc",
+    ] {
+        std::fs::copy(project.join(name), pnpm_project.join(name)).unwrap();
+    }
+    let pnpm_env = PnpmEnv::new(&project.with_file_name("pnpm-env"), &scene.registry.url());
+    pnpm_env.run_ok(&pnpm_project, &["install", "--frozen-lockfile"]);
+
+    let installed = "node_modules/pq-evil-dup/dup.js";
+    for dir in [&project, &pnpm_project] {
+        let path = dir.join(installed);
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "second, and last\n",
+            "{}",
+            path.display()
+        );
+    }
+    let mode = |dir: &Path| {
+        std::fs::metadata(dir.join(installed))
+            .unwrap()
+            .permissions()
+            .mode()
+    };
+    assert_eq!(mode(&project), mode(&pnpm_project));
 }

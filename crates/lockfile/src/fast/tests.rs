@@ -168,3 +168,24 @@ fn mutated_lockfiles_are_declined_or_agree() {
     // Many mutations keep the file valid; those must go through the fast path.
     assert!(handled > 100, "{handled}");
 }
+
+/// Deep nesting used to recurse once per level in the fast path and
+/// overflow the stack (found probing the parser for the fuzz targets); now
+/// it is a broken lockfile.
+#[test]
+fn deep_nesting_is_an_error_not_a_stack_overflow() {
+    let head = "lockfileVersion: '9.0'\nimporters: ";
+    let open_only = format!("{head}{}\n", "[".repeat(200_000));
+    let balanced = format!("{head}{}{}\n", "{a: ".repeat(20_000), "}".repeat(20_000));
+    let blocks: String = (1..3000)
+        .map(|i| format!("{}a:\n", " ".repeat(i)))
+        .collect();
+    let blocks = format!("lockfileVersion: '9.0'\nimporters:\n{blocks}");
+    for text in [open_only, balanced, blocks] {
+        let err = crate::Lockfile::parse(&text, Path::new(PATH)).unwrap_err();
+        assert!(
+            matches!(err, crate::LockfileError::Broken { .. }),
+            "{err:?}"
+        );
+    }
+}

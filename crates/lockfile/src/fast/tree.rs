@@ -56,15 +56,23 @@ pub(crate) fn parse_document(text: &str) -> Option<Node<'_>> {
     if doc.lines.first().is_none_or(|l| l.indent != 0) {
         return None;
     }
-    let root = parse_map(&doc, &mut pos, 0)?;
+    let root = parse_map(&doc, &mut pos, 0, 0)?;
     (pos == doc.lines.len()).then_some(root)
 }
+
+/// Deepest nesting (block maps, and flow collections) the fast path takes;
+/// deeper input goes to the general parser, whose budget turns it into an
+/// error instead of a stack overflow. pnpm lockfiles nest about 6 deep.
+const MAX_DEPTH: usize = 64;
 
 fn is_seq_item(text: &str) -> bool {
     text == "-" || text.starts_with("- ")
 }
 
-fn parse_map<'a>(doc: &Doc<'a>, pos: &mut usize, indent: usize) -> Option<Node<'a>> {
+fn parse_map<'a>(doc: &Doc<'a>, pos: &mut usize, indent: usize, depth: usize) -> Option<Node<'a>> {
+    if depth > MAX_DEPTH {
+        return None;
+    }
     let lines = &doc.lines;
     let mut entries = Vec::new();
     while let Some(line) = lines.get(*pos) {
@@ -82,7 +90,7 @@ fn parse_map<'a>(doc: &Doc<'a>, pos: &mut usize, indent: usize) -> Option<Node<'
                     if is_seq_item(next.text) {
                         parse_seq(doc, pos, next.indent)?
                     } else {
-                        parse_map(doc, pos, next.indent)?
+                        parse_map(doc, pos, next.indent, depth + 1)?
                     }
                 }
                 Some(next) if next.indent == indent && is_seq_item(next.text) => {
@@ -194,17 +202,18 @@ fn split_key(text: &str) -> Option<(Cow<'_, str>, &str)> {
 
 /// The value after `key: ` or `- `, which must end the line.
 fn inline_value(text: &str) -> Option<Node<'_>> {
-    let (node, rest) = scalar_or_flow(text, false)?;
+    let (node, rest) = scalar_or_flow(text, false, 0)?;
     rest.is_empty().then_some(node)
 }
 
 /// Reads one value from the start of `text`; returns it and what follows.
-fn scalar_or_flow(text: &str, in_flow: bool) -> Option<(Node<'_>, &str)> {
+fn scalar_or_flow(text: &str, in_flow: bool, depth: usize) -> Option<(Node<'_>, &str)> {
     match text.as_bytes().first()? {
         b'\'' => single_quoted(text).map(|(s, rest)| (Node::Quoted(s), rest)),
         b'"' => double_quoted(text).map(|(s, rest)| (Node::Quoted(s), rest)),
-        b'{' => flow_map(text),
-        b'[' => flow_seq(text),
+        b'{' if depth < MAX_DEPTH => flow_map(text, depth + 1),
+        b'[' if depth < MAX_DEPTH => flow_seq(text, depth + 1),
+        b'{' | b'[' => None,
         _ if in_flow => {
             let b = text.as_bytes();
             let end = (0..b.len())
@@ -365,21 +374,21 @@ fn skip_spaces(s: &str) -> &str {
     s.trim_start_matches(' ')
 }
 
-fn flow_map(text: &str) -> Option<(Node<'_>, &str)> {
+fn flow_map(text: &str, depth: usize) -> Option<(Node<'_>, &str)> {
     let mut rest = skip_spaces(text.strip_prefix('{')?);
     let mut entries = Vec::new();
     if let Some(after) = rest.strip_prefix('}') {
         return Some((Node::Map(entries), after));
     }
     loop {
-        let (key, after) = scalar_or_flow(rest, true)?;
+        let (key, after) = scalar_or_flow(rest, true, depth)?;
         let key = match key {
             Node::Plain(s) => Cow::Borrowed(s),
             Node::Quoted(s) => s,
             _ => return None,
         };
         rest = skip_spaces(after.strip_prefix(": ")?);
-        let (value, after) = scalar_or_flow(rest, true)?;
+        let (value, after) = scalar_or_flow(rest, true, depth)?;
         entries.push((key, value));
         rest = skip_spaces(after);
         if let Some(after) = rest.strip_prefix(", ") {
@@ -395,14 +404,14 @@ fn flow_map(text: &str) -> Option<(Node<'_>, &str)> {
     }
 }
 
-fn flow_seq(text: &str) -> Option<(Node<'_>, &str)> {
+fn flow_seq(text: &str, depth: usize) -> Option<(Node<'_>, &str)> {
     let mut rest = skip_spaces(text.strip_prefix('[')?);
     let mut items = Vec::new();
     if let Some(after) = rest.strip_prefix(']') {
         return Some((Node::Seq(items), after));
     }
     loop {
-        let (value, after) = scalar_or_flow(rest, true)?;
+        let (value, after) = scalar_or_flow(rest, true, depth)?;
         items.push(value);
         rest = skip_spaces(after);
         if let Some(after) = rest.strip_prefix(", ") {

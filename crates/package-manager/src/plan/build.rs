@@ -10,6 +10,7 @@ use super::{
     fetch::fetch_source,
     graph::{Edge, Graph, walk},
     hoist::{Candidate, HoistInput, hoist},
+    names::check_names,
     pattern::Matcher,
 };
 use crate::{
@@ -20,6 +21,7 @@ use crate::{
 
 /// Decides everything an install does, without touching the filesystem.
 pub fn plan(lockfile: &Lockfile, opts: &PlanOptions) -> Result<InstallPlan, PackageManagerError> {
+    check_names(lockfile)?;
     let mut graph = Graph::new(lockfile)?;
     let warnings = mark_skipped(lockfile, &mut graph, opts)?;
     let selections = select_importers(lockfile, opts)?;

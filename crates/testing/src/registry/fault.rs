@@ -12,6 +12,9 @@ pub enum Fault {
     Truncate,
     /// Accept the request and never answer (until the registry is dropped).
     Stall,
+    /// Send the headers with the full `Content-Length` and the first half of
+    /// the body, then keep the connection open without sending more.
+    StallMidBody,
     /// Answer 200 with a body of the right length but different bytes (the
     /// last byte flipped), so integrity checks fail.
     WrongBody,

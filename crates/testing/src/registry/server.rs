@@ -102,6 +102,14 @@ async fn serve(stream: TcpStream, shared: Arc<Shared>) {
             },
             Some(Fault::Reset) => return,
             Some(Fault::Stall) => std::future::pending::<()>().await,
+            Some(Fault::StallMidBody) => {
+                let half = resp.body.len() / 2;
+                if http::write_head(&mut write, &resp, false).await.is_ok() {
+                    let _ = write.write_all(&resp.body[..half]).await;
+                    let _ = write.flush().await;
+                }
+                std::future::pending::<()>().await
+            }
             Some(Fault::Truncate) => {
                 let half = resp.body.len() / 2;
                 if http::write_head(&mut write, &resp, false).await.is_ok() {
