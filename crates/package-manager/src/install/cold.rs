@@ -165,7 +165,7 @@ pub fn fetch_to_store(
                     };
                     if let Some(ctx) = link {
                         for &i in &group.slots {
-                            ctx.import(i, &plan.slots[i], &row, Origin::Network)?;
+                            ctx.import(i, &plan.slots[i], &row, Origin::Network, None)?;
                         }
                     }
                     if let Some(key) = &first.store_key {

@@ -165,6 +165,7 @@ pub fn install(
         manifests: (0..plan.slots.len()).map(|_| OnceLock::new()).collect(),
         builds: &builds,
         fresh,
+        imported: Default::default(),
     };
     let fetcher = cold::FetchContext::new(config, root)?;
 
@@ -245,7 +246,7 @@ pub fn install(
     };
     write_state::write_modules_state(&state_inputs)?;
     let methods = ctx.state.methods_used();
-    drop(ctx);
+    let imported = ctx.imported.into_inner();
     phases.mark("state");
     store.finish()?;
     phases.mark("finish");
@@ -262,9 +263,12 @@ pub fn install(
             pacquet_scripts::ignored_builds_error(&ignored_builds),
         ));
     }
-    let direct = direct_dependencies(&plan);
+    let mut direct = direct_dependencies(&plan);
+    if let Some(previous) = &reconciled.previous_direct {
+        direct.retain(|d| !previous.contains(d));
+    }
     let summary = InstallSummary {
-        added: plan.slots.len(),
+        added: imported,
         reused: plan.slots.len() - cold_slots.len(),
         downloaded: downloaded_first + damaged.len(),
         skipped: plan.skipped.len(),
@@ -314,7 +318,7 @@ fn method_name(method: crate::UsedMethod) -> &'static str {
 }
 
 /// The root project's direct dependencies, for the closing summary.
-fn direct_dependencies(plan: &InstallPlan) -> Vec<DirectDependency> {
+pub(super) fn direct_dependencies(plan: &InstallPlan) -> Vec<DirectDependency> {
     let Some(root) = plan.importers.iter().find(|i| i.id == ".") else {
         return Vec::new();
     };

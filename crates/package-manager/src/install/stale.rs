@@ -22,7 +22,8 @@ use serde_json::Value;
 
 use super::InstallError;
 use crate::{
-    ImporterSelection, InstallPlan, LinkOwner, PlanOptions, Symlink, plan, state::ModulesYaml,
+    ImporterSelection, InstallPlan, LinkOwner, PlanOptions, Symlink, plan,
+    reporter::DirectDependency, state::ModulesYaml,
 };
 
 /// `.modules.yaml` fields whose change means the tree must be rebuilt.
@@ -58,6 +59,10 @@ pub struct Reconciled {
     pub pruned_at: Option<String>,
     /// The previous `skipped` list, carried over.
     pub skipped: Vec<String>,
+    /// The root project's direct dependencies as the previous install left
+    /// them, when known: the summary lists only the ones added since, as
+    /// pnpm 12 does.
+    pub previous_direct: Option<Vec<DirectDependency>>,
 }
 
 /// Removes whatever the previous install left that `new.plan` does not want.
@@ -97,13 +102,18 @@ pub fn reconcile(new: &Existing<'_>) -> Result<Reconciled, InstallError> {
                 .collect()
         })
         .unwrap_or_default();
-    let reconciled = Reconciled { pruned_at, skipped };
+    let mut reconciled = Reconciled {
+        pruned_at,
+        skipped,
+        previous_direct: None,
+    };
     let vsd = new.root.join(&new.opts.virtual_store_dir);
     let current_path = vsd.join("lock.yaml");
     let Ok(current_text) = std::fs::read_to_string(&current_path) else {
         return Ok(reconciled);
     };
     if current_text == new.wanted.to_yaml() {
+        reconciled.previous_direct = Some(super::direct_dependencies(new.plan));
         return Ok(reconciled);
     }
     // A current lockfile pacquet cannot read or plan gives nothing to
@@ -115,6 +125,7 @@ pub fn reconcile(new: &Existing<'_>) -> Result<Reconciled, InstallError> {
         return Ok(reconciled);
     };
     remove_difference(new.root, &old, new.plan, prune_orphans)?;
+    reconciled.previous_direct = Some(super::direct_dependencies(&old));
     Ok(reconciled)
 }
 

@@ -20,26 +20,17 @@ pub fn link_warm(
         .map(|&i| {
             let slot = &plan.slots[i];
             let row = rows.for_slot(i).expect("warm slots have rows");
-            if ctx.verify && !is_complete(ctx, &slot.package_dir, row) && !files_intact(ctx, row) {
+            // A directory whose marker exists needs no store check: the
+            // import leaves it alone.
+            let complete = ctx.verify.then(|| ctx.is_complete(slot, row));
+            if complete == Some(false) && !files_intact(ctx, row) {
                 return Ok(Some(i));
             }
-            ctx.import(i, slot, row, Origin::Store)?;
+            ctx.import(i, slot, row, Origin::Store, complete)?;
             Ok(None)
         })
         .collect::<Result<_, InstallError>>()?;
     Ok(damaged.into_iter().flatten().collect())
-}
-
-/// A package directory whose completion marker exists needs no store check:
-/// the import will leave it alone.
-fn is_complete(
-    ctx: &LinkContext<'_>,
-    package_dir: &str,
-    row: &pacquet_store_index::PackageFilesIndex,
-) -> bool {
-    !ctx.fresh
-        && row_marker(row)
-            .is_some_and(|m| std::fs::symlink_metadata(ctx.root.join(package_dir).join(m)).is_ok())
 }
 
 fn files_intact(ctx: &LinkContext<'_>, row: &pacquet_store_index::PackageFilesIndex) -> bool {
@@ -51,13 +42,4 @@ fn files_intact(ctx: &LinkContext<'_>, row: &pacquet_store_index::PackageFilesIn
             info.checked_at,
         ) == FileCheck::Ok
     })
-}
-
-/// The completion marker of a row, by the rule of [`crate::completion_marker`].
-fn row_marker(row: &pacquet_store_index::PackageFilesIndex) -> Option<&str> {
-    let paths = row.files.iter().map(|(p, _)| p.as_str());
-    paths
-        .clone()
-        .find(|p| *p == "package.json")
-        .or_else(|| paths.min())
 }

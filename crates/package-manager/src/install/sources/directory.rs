@@ -87,6 +87,10 @@ pub fn import_directory(
     if let Some(bundled) = row.manifest {
         let _ = ctx.manifests[i].set(bundled);
     }
-    ctx.reporter.report(Event::Imported { package_id });
+    if outcome == ImportOutcome::Imported {
+        ctx.imported
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        ctx.reporter.report(Event::Imported { package_id });
+    }
     Ok(())
 }

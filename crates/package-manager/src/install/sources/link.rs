@@ -51,7 +51,7 @@ pub fn link_local(
                 path.as_deref(),
             )?;
             for &i in &group.slots {
-                ctx.import(i, &plan.slots[i], &row, Origin::Network)?;
+                ctx.import(i, &plan.slots[i], &row, Origin::Network, None)?;
             }
             if let Some(key) = &first.store_key {
                 sender.put(key.clone(), row);
