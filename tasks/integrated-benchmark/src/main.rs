@@ -6,6 +6,7 @@
 mod machine;
 mod report;
 mod setup;
+mod variant;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -32,6 +33,13 @@ Scenarios (pnpm benchmark rows):
   cold    no store, no node_modules, lockfile present (tarballs from the loopback registry)
   warm    store filled, lockfile present, no node_modules (the headline; adds floor rows)
   repeat  store, lockfile and node_modules present, nothing changed
+  lockfile-change
+          store and node_modules present, installed from a lockfile with a few direct
+          dependencies fewer (5 of alotta's 110, 1 of small's 15, and what only they
+          reach); the timed install brings them back
+  lockfile-only-fetch
+          `fetch` from pnpm-lock.yaml alone into an empty store (no node_modules);
+          bun has no such command
 
 Before each timed run, node_modules (and for cold the store) is renamed into a trash
 dir rather than deleted: ext4 is slow to reuse freshly freed inodes. The trash is
@@ -116,6 +124,8 @@ pub enum Scenario {
     Cold,
     Warm,
     Repeat,
+    LockfileChange,
+    LockfileOnlyFetch,
 }
 
 impl Scenario {
@@ -124,6 +134,8 @@ impl Scenario {
             Scenario::Cold => "cold",
             Scenario::Warm => "warm",
             Scenario::Repeat => "repeat",
+            Scenario::LockfileChange => "lockfile-change",
+            Scenario::LockfileOnlyFetch => "lockfile-only-fetch",
         }
     }
 
@@ -140,6 +152,15 @@ impl Scenario {
             Scenario::Repeat => {
                 "Store, lockfile and node_modules all present and nothing changed (pnpm \
                  benchmark row \"cache + lockfile + node_modules\")."
+            }
+            Scenario::LockfileChange => {
+                "Store and node_modules present, installed from a lockfile that lacks a few \
+                 direct dependencies (and everything only they reach); the lockfile and \
+                 package.json then gain them back: a branch switch that adds packages."
+            }
+            Scenario::LockfileOnlyFetch => {
+                "`fetch` with only pnpm-lock.yaml, into an empty store, no node_modules: the \
+                 Docker layer that fills the store before an offline install."
             }
         }
     }

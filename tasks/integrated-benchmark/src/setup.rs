@@ -41,8 +41,8 @@ pub struct Staged {
     pub project: PathBuf,
     pub command: String,
     pub prepare: String,
-    /// What a successful install must have produced.
-    pub expect: PathBuf,
+    /// What a successful run must have produced.
+    pub expect: Expect,
     pub log: PathBuf,
 }
 
@@ -56,6 +56,14 @@ impl Staged {
             tool.version.clone(),
         )
     }
+}
+
+/// The check a tool's untimed first run must pass.
+pub enum Expect {
+    /// Every direct dependency of the fixture is in this `node_modules`.
+    DirectDeps(PathBuf),
+    /// This store (the `v11` dir) has an index and content files.
+    Store(PathBuf),
 }
 
 pub struct Env {
@@ -365,10 +373,6 @@ impl Env {
         let store = dir.join("store");
         let cache = dir.join("cache");
         fs::create_dir_all(&project).map_err(|e| format!("{}: {e}", project.display()))?;
-        for name in ["package.json", "pnpm-lock.yaml"] {
-            fs::copy(fixture.join(name), project.join(name))
-                .map_err(|e| format!("staging {name}: {e}"))?;
-        }
         let mut workspace =
             fs::read_to_string(fixture.join("pnpm-workspace.yaml")).unwrap_or_default();
         if !workspace.is_empty() && !workspace.ends_with('\n') {
@@ -379,24 +383,63 @@ impl Env {
             yaml_str(&store),
             yaml_str(&cache)
         ));
+        let npmrc = format!("registry={}\n", self.registry_url);
+        // Each side of the project lives in its own dir, with the bun.lock bun
+        // makes from it; `project` gets copies of the side being installed.
+        let after = dir.join("after");
+        self.stage_side(tool, &after, fixture, &workspace, &npmrc, &cache)?;
+        let before = dir.join("before");
+        if scenario == Scenario::LockfileChange {
+            let removed = crate::variant::write_smaller(fixture, &before)?;
+            self.note(
+                scenario,
+                format!(
+                    "{}: the previous install had {} direct dependencies fewer ({}), {} snapshots \
+                     and {} packages fewer",
+                    tool.label,
+                    removed.direct.len(),
+                    removed.direct.join(", "),
+                    removed.snapshots,
+                    removed.packages
+                ),
+            );
+            self.stage_side(tool, &before, &before, &workspace, &npmrc, &cache)?;
+        }
+        let side_files: &[&str] = if tool.kind == ToolKind::Bun {
+            &["package.json", "pnpm-lock.yaml", "bun.lock"]
+        } else {
+            &["package.json", "pnpm-lock.yaml"]
+        };
+        for name in side_files {
+            fs::copy(after.join(name), project.join(name))
+                .map_err(|e| format!("staging {name}: {e}"))?;
+        }
         write(&project.join("pnpm-workspace.yaml"), &workspace)?;
-        write(
-            &project.join(".npmrc"),
-            &format!("registry={}\n", self.registry_url),
-        )?;
+        write(&project.join(".npmrc"), &npmrc)?;
+
         let p = sh_quote(&project);
         let bin = sh_quote(&tool.bin);
-        let command = match tool.kind {
-            ToolKind::Pacquet => format!(
+        let v11 = store.join("v11");
+        let command = match (tool.kind, scenario) {
+            (ToolKind::Pacquet, Scenario::LockfileOnlyFetch) => {
+                format!("cd {p} && {bin} fetch --store-dir {}", sh_quote(&store))
+            }
+            (ToolKind::Pnpm, Scenario::LockfileOnlyFetch) => format!("cd {p} && {bin} fetch"),
+            (ToolKind::Bun, Scenario::LockfileOnlyFetch) => {
+                return Err("bun has no command that fills its cache from a lockfile alone".into());
+            }
+            (ToolKind::Pacquet, _) => format!(
                 "cd {p} && {bin} install --frozen-lockfile --ignore-scripts --store-dir {}",
                 sh_quote(&store)
             ),
-            ToolKind::Pnpm => format!("cd {p} && {bin} install --frozen-lockfile --ignore-scripts"),
-            ToolKind::Bun => format!(
+            (ToolKind::Pnpm, _) => {
+                format!("cd {p} && {bin} install --frozen-lockfile --ignore-scripts")
+            }
+            (ToolKind::Bun, _) => format!(
                 "cd {p} && BUN_INSTALL_CACHE_DIR={} {bin} install --linker isolated --frozen-lockfile --ignore-scripts",
                 sh_quote(&cache)
             ),
-            ToolKind::Floor => unreachable!("floor rows are staged by stage_floor"),
+            (ToolKind::Floor, _) => unreachable!("floor rows are staged by stage_floor"),
         };
         if tool.kind == ToolKind::Bun {
             self.note(
@@ -408,35 +451,80 @@ impl Env {
                     tool.label
                 ),
             );
-            // bun wants its own lockfile; it embeds full tarball URLs, so it is
-            // made here, against this session's registry.
-            let mut cmd = Command::new(&tool.bin);
-            cmd.current_dir(&project)
-                .env("BUN_INSTALL_CACHE_DIR", &cache)
-                .args(["pm", "migrate"]);
-            logged(cmd, &dir.join("migrate.log"))
-                .map_err(|e| format!("`bun pm migrate` failed: {e}"))?;
-            if !project.join("bun.lock").is_file() {
-                return Err("`bun pm migrate` wrote no bun.lock".into());
-            }
         }
         let nm = project.join("node_modules");
+        let copy_side = |side: &Path| {
+            side_files
+                .iter()
+                .map(|name| format!("cp {} {p}/", sh_quote(&side.join(name))))
+                .collect::<Vec<_>>()
+                .join(" && ")
+        };
         let prepare = match scenario {
-            Scenario::Cold => [&nm, &store, &cache]
+            Scenario::Cold | Scenario::LockfileOnlyFetch => [&nm, &store, &cache]
                 .iter()
                 .map(|p| move_aside(p, &self.trash))
                 .collect::<Vec<_>>()
                 .join("; "),
             Scenario::Warm => move_aside(&nm, &self.trash),
             Scenario::Repeat => "true".to_string(),
+            // The untimed install of the smaller side, then the full side's files.
+            Scenario::LockfileChange => format!(
+                "{} && {} && ({command}) >/dev/null 2>&1 && {}",
+                move_aside(&nm, &self.trash),
+                copy_side(&before),
+                copy_side(&after)
+            ),
+        };
+        let expect = match scenario {
+            Scenario::LockfileOnlyFetch => Expect::Store(v11),
+            _ => Expect::DirectDeps(nm),
         };
         Ok(Staged {
             project,
             command,
             prepare,
-            expect: nm,
+            expect,
             log: dir.join("check.log"),
         })
+    }
+
+    /// Fills `side` with the manifest and lockfile from `from` and, for bun,
+    /// the bun.lock `bun pm migrate` makes of them against this registry.
+    fn stage_side(
+        &self,
+        tool: &Tool,
+        side: &Path,
+        from: &Path,
+        workspace: &str,
+        npmrc: &str,
+        cache: &Path,
+    ) -> Result<()> {
+        fs::create_dir_all(side).map_err(|e| format!("{}: {e}", side.display()))?;
+        if from != side {
+            for name in ["package.json", "pnpm-lock.yaml"] {
+                fs::copy(from.join(name), side.join(name))
+                    .map_err(|e| format!("staging {name}: {e}"))?;
+            }
+        }
+        write(&side.join("pnpm-workspace.yaml"), workspace)?;
+        write(&side.join(".npmrc"), npmrc)?;
+        if tool.kind != ToolKind::Bun {
+            return Ok(());
+        }
+        // bun wants its own lockfile; it embeds full tarball URLs, so it is
+        // made here, against this session's registry.
+        let _ = fs::remove_file(side.join("bun.lock"));
+        let mut cmd = Command::new(&tool.bin);
+        cmd.current_dir(side)
+            .env("BUN_INSTALL_CACHE_DIR", cache)
+            .args(["pm", "migrate"]);
+        logged(cmd, &side.join("migrate.log"))
+            .map_err(|e| format!("`bun pm migrate` failed: {e}"))?;
+        if !side.join("bun.lock").is_file() {
+            return Err("`bun pm migrate` wrote no bun.lock".into());
+        }
+        Ok(())
     }
 
     /// Runs preparation and command once; the install must succeed and leave
@@ -454,18 +542,33 @@ impl Env {
             )
         })?;
         eprintln!("  ok in {:.2}s", start.elapsed().as_secs_f64());
-        let missing: Vec<String> = direct_deps(fixture)
-            .into_iter()
-            .filter(|name| fs::symlink_metadata(staged.expect.join(name)).is_err())
-            .collect();
-        if missing.is_empty() {
-            Ok(())
-        } else {
-            Err(format!(
-                "exit 0 but node_modules lacks {} direct dependencies (e.g. {})",
-                missing.len(),
-                missing[..missing.len().min(3)].join(", ")
-            ))
+        match &staged.expect {
+            Expect::DirectDeps(nm) => {
+                let missing: Vec<String> = direct_deps(fixture)
+                    .into_iter()
+                    .filter(|name| fs::symlink_metadata(nm.join(name)).is_err())
+                    .collect();
+                if missing.is_empty() {
+                    Ok(())
+                } else {
+                    Err(format!(
+                        "exit 0 but node_modules lacks {} direct dependencies (e.g. {})",
+                        missing.len(),
+                        missing[..missing.len().min(3)].join(", ")
+                    ))
+                }
+            }
+            Expect::Store(v11) => {
+                let files = fs::read_dir(v11.join("files")).map_or(0, |d| d.count());
+                if v11.join("index.db").is_file() && files > 0 {
+                    Ok(())
+                } else {
+                    Err(format!(
+                        "exit 0 but {} has no index.db or no content files",
+                        v11.display()
+                    ))
+                }
+            }
         }
     }
 
