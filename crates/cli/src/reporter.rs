@@ -102,7 +102,9 @@ impl DefaultReporter {
             deps.sort_by(|a, b| a.alias.cmp(&b.alias));
             text.push_str(&format!("\n{group}:\n"));
             for d in deps {
-                if d.alias == d.name {
+                if let Some(path) = d.version.strip_prefix("link:") {
+                    text.push_str(&format!("+ {} <- {path}\n", d.alias));
+                } else if d.alias == d.name {
                     text.push_str(&format!("+ {} {}\n", d.alias, d.version));
                 } else {
                     text.push_str(&format!("+ {} <- {} {}\n", d.alias, d.name, d.version));

@@ -24,18 +24,25 @@ fn switch_to(name: &str, dir: &Path, registry: &Registry) {
     prepare_project(name, dir, &registry.url());
 }
 
+/// What [`transition`] leaves for further checks.
+struct Transition {
+    tmp: tempfile::TempDir,
+    project: std::path::PathBuf,
+    env: PnpmEnv,
+    registry: Registry,
+    /// stdout of the second install, pnpm's and pacquet's.
+    pnpm_out: String,
+    pacquet_out: String,
+}
+
 /// Installs fixture `from`, switches the project to fixture `to` (with
 /// `extra_settings` appended to its `pnpm-workspace.yaml`) and installs
 /// again, with pnpm 12 and with pacquet; pacquet's result must equal
-/// pnpm's. Returns the temp dir, pacquet's project and environment.
-fn transition(
-    from: &str,
-    to: &str,
-    extra_settings: &str,
-) -> (tempfile::TempDir, std::path::PathBuf, PnpmEnv, Registry) {
+/// pnpm's.
+fn transition(from: &str, to: &str, extra_settings: &str) -> Transition {
     let registry = Registry::start_fixtures();
     let tmp = tempfile::tempdir().unwrap();
-    let step = |project: &Path, install: &dyn Fn(&Path)| {
+    let step = |project: &Path, install: &dyn Fn(&Path) -> String| -> String {
         prepare_project(from, project, &registry.url());
         install(project);
         switch_to(to, project, &registry);
@@ -45,32 +52,46 @@ fn transition(
             text.push_str(extra_settings);
             std::fs::write(&settings, text).unwrap();
         }
-        install(project);
+        install(project)
     };
 
     let pnpm_project = tmp.path().join("pnpm/project");
     let pnpm_env = PnpmEnv::new(&tmp.path().join("pnpm/env"), &registry.url());
-    step(&pnpm_project, &|p| {
-        pnpm_env.install_frozen(p);
-    });
+    let pnpm_out = step(&pnpm_project, &|p| stdout(&pnpm_env.install_frozen(p)));
 
     let project = tmp.path().join("pacquet/project");
     let env = PnpmEnv::new(&tmp.path().join("pacquet/env"), &registry.url());
-    step(&project, &|p| {
-        pacquet_install_ok(&env, p, &[]);
-    });
+    let pacquet_out = step(&project, &|p| stdout(&pacquet_install_ok(&env, p, &[])));
 
     let opts =
         DiffOptions::for_installs(&pnpm_project, &pnpm_env.store_dir, &project, &env.store_dir);
     assert_trees_equal(&pnpm_project, &project, &opts);
-    (tmp, project, env, registry)
+    Transition {
+        tmp,
+        project,
+        env,
+        registry,
+        pnpm_out,
+        pacquet_out,
+    }
+}
+
+/// The `+ name version` lines of an install summary.
+fn added_lines(out: &str) -> Vec<&str> {
+    out.lines().filter(|l| l.starts_with("+ ")).collect()
 }
 
 /// With `modulesCacheMaxAge: 0` orphaned package directories go at once
 /// (by default pnpm 12 keeps them for a week: see the other transitions).
 #[test]
 fn orphans_are_pruned_when_the_cache_age_is_zero() {
-    let (tmp, project, env, registry) = transition("combined", "basic", "modulesCacheMaxAge: 0\n");
+    let Transition {
+        tmp,
+        project,
+        env,
+        registry,
+        ..
+    } = transition("combined", "basic", "modulesCacheMaxAge: 0\n");
     let clean = tmp.path().join("clean/project");
     prepare_project("basic", &clean, &registry.url());
     pacquet_install_ok(&env, &clean, &[]);
@@ -89,12 +110,17 @@ fn orphans_are_pruned_when_the_cache_age_is_zero() {
 
 #[test]
 fn packages_added_and_bins_kept() {
-    transition("basic", "combined", "");
+    let t = transition("basic", "combined", "");
+    // The summary lists what the step added, not the whole project.
+    let added = added_lines(&t.pacquet_out);
+    assert!(!added.is_empty(), "{}", t.pacquet_out);
+    assert_eq!(added, added_lines(&t.pnpm_out), "{}", t.pacquet_out);
 }
 
 #[test]
 fn packages_removed_with_their_bins() {
-    let (_tmp, project, _env, _registry) = transition("combined", "basic", "");
+    let t = transition("combined", "basic", "");
+    let project = &t.project;
     // Orphaned package directories stay for `modulesCacheMaxAge`.
     assert!(project.join("node_modules/.pnpm/pq-deep-1@1.0.0").exists());
     assert!(!project.join("node_modules/pq-deep-1").exists());

@@ -265,7 +265,12 @@ pub fn install(
     }
     let mut direct = direct_dependencies(&plan);
     if let Some(previous) = &reconciled.previous_direct {
-        direct.retain(|d| !previous.contains(d));
+        // A dependency that only moved between groups is not new (pnpm 12).
+        direct.retain(|d| {
+            !previous
+                .iter()
+                .any(|p| (&p.alias, &p.name, &p.version) == (&d.alias, &d.name, &d.version))
+        });
     }
     let summary = InstallSummary {
         added: imported,
