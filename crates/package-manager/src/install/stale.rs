@@ -71,6 +71,11 @@ pub fn reconcile(new: &Existing<'_>) -> Result<Reconciled, InstallError> {
     if !modules.exists() {
         return Ok(Reconciled::default());
     }
+    super::state::sweep_stale_temps(
+        &modules,
+        &[".modules.yaml", super::write_state::WORKSPACE_STATE_FILE],
+    );
+    super::state::sweep_stale_temps(&new.root.join(&new.opts.virtual_store_dir), &["lock.yaml"]);
     let previous: Option<Value> = std::fs::read_to_string(modules.join(".modules.yaml"))
         .ok()
         .map(|text| serde_json::from_str(&text).unwrap_or(Value::Null));

@@ -14,3 +14,33 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
         let _ = std::fs::remove_file(&tmp);
     })
 }
+
+/// Removes temporary files [`write_atomic`] left next to `names` in `dir`
+/// when a process was killed between write and rename: a rerun must leave
+/// the tree a clean install leaves. Files of a process still running (a
+/// concurrent install) are left alone.
+pub fn sweep_stale_temps(dir: &Path, names: &[&str]) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let file_name = entry.file_name();
+        let Some(file_name) = file_name.to_str() else {
+            continue;
+        };
+        let pid = names.iter().find_map(|name| {
+            let rest = file_name.strip_prefix(name)?.strip_prefix('.')?;
+            let pid = rest.strip_suffix(".tmp")?;
+            pid.parse::<u32>().ok()
+        });
+        if let Some(pid) = pid
+            && pid != std::process::id()
+            && !Path::new(&format!("/proc/{pid}")).exists()
+        {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
