@@ -131,6 +131,13 @@ fn peer_versions_changed() {
     transition("peers", "peers-hashed", "");
 }
 
+/// Every scoped link goes, so the scope directory goes; the new links of
+/// that scope need it made again.
+#[test]
+fn a_scope_emptied_and_refilled() {
+    transition("basic", "aliases", "");
+}
+
 #[test]
 fn aliases_replace_packages() {
     transition("hoisting", "aliases", "");

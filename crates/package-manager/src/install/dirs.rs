@@ -7,7 +7,11 @@ use rayon::prelude::*;
 
 use super::InstallError;
 
-pub fn create_dirs(root: &Path, dirs: &[String]) -> Result<(), InstallError> {
+/// Creates `dirs` (relative to `root`); existing ones are fine.
+pub fn create_dirs<'a>(
+    root: &Path,
+    dirs: impl IntoIterator<Item = &'a String>,
+) -> Result<(), InstallError> {
     let mut levels: Vec<Vec<&str>> = Vec::new();
     for dir in dirs {
         let depth = dir.matches('/').count();

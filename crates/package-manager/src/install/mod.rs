@@ -130,7 +130,8 @@ pub fn install(
         offline_check(&plan, &rows.partition().1)?;
         let reconciled = reconcile()?;
         let fresh = !root.join(&opts.virtual_store_dir).exists();
-        dirs::create_dirs(root, &plan.dirs)?;
+        let in_place = &reconciled.in_place;
+        dirs::create_dirs(root, plan.dirs.iter().filter(|d| !in_place.has_dir(d)))?;
         (rows, reconciled, fresh)
     } else {
         let reconciled = reconcile()?;
@@ -139,7 +140,8 @@ pub fn install(
         // mkdirs need nothing from each other: overlap them.
         let (rows, dirs) = std::thread::scope(|s| {
             let rows = s.spawn(prefetch);
-            let dirs = dirs::create_dirs(root, &plan.dirs);
+            let in_place = &reconciled.in_place;
+            let dirs = dirs::create_dirs(root, plan.dirs.iter().filter(|d| !in_place.has_dir(d)));
             (rows.join(), dirs)
         });
         dirs?;
@@ -189,7 +191,12 @@ pub fn install(
         cold_slots.extend(damaged.iter().copied());
     }
 
-    symlinks::create_symlinks(root, &plan.symlinks)?;
+    let links: Vec<&crate::Symlink> = plan
+        .symlinks
+        .iter()
+        .filter(|l| !reconciled.in_place.has_link(l))
+        .collect();
+    symlinks::create_symlinks(root, &links)?;
     phases.mark("symlinks");
     bins::link_all_bins(root, &plan, &opts, &ctx.manifests)?;
     phases.mark("bins");

@@ -63,6 +63,26 @@ pub struct Reconciled {
     /// them, when known: the summary lists only the ones added since, as
     /// pnpm 12 does.
     pub previous_direct: Option<Vec<DirectDependency>>,
+    /// What the previous install (its `lock.yaml`, written only after it
+    /// linked everything) made and the new plan keeps: not made again.
+    pub in_place: InPlace,
+}
+
+/// Directories and symlinks (`path -> target`) known to be in place.
+#[derive(Debug, Default)]
+pub struct InPlace {
+    pub dirs: HashSet<String>,
+    pub links: HashMap<String, String>,
+}
+
+impl InPlace {
+    pub fn has_dir(&self, dir: &str) -> bool {
+        self.dirs.contains(dir)
+    }
+
+    pub fn has_link(&self, link: &Symlink) -> bool {
+        self.links.get(link.path.as_str()) == Some(&link.target)
+    }
 }
 
 /// Removes whatever the previous install left that `new.plan` does not want.
@@ -111,6 +131,7 @@ pub fn reconcile(new: &Existing<'_>) -> Result<Reconciled, InstallError> {
         pruned_at,
         skipped,
         previous_direct: None,
+        in_place: InPlace::default(),
     };
     let vsd = new.root.join(&new.opts.virtual_store_dir);
     let current_path = vsd.join("lock.yaml");
@@ -129,8 +150,24 @@ pub fn reconcile(new: &Existing<'_>) -> Result<Reconciled, InstallError> {
     let Ok(old) = plan(&current, &previous_options(new.root, new.opts, &current)) else {
         return Ok(reconciled);
     };
-    remove_difference(new.root, &old, new.plan, prune_orphans)?;
+    let removed = remove_difference(new.root, &old, new.plan, prune_orphans)?;
     reconciled.previous_direct = Some(super::direct_dependencies(&old));
+    // Of a changed lockfile only the difference is made: alotta with five
+    // direct dependencies added skips ~8,000 mkdirs and ~3,800 symlinks.
+    // (An unchanged lockfile is checked in full: that is how a user repairs
+    // a tree by touching it.)
+    reconciled.in_place = InPlace {
+        dirs: old
+            .dirs
+            .into_iter()
+            .filter(|d| !removed.iter().any(|r| is_within(d, r)))
+            .collect(),
+        links: old
+            .symlinks
+            .into_iter()
+            .map(|l| (l.path, l.target))
+            .collect(),
+    };
     Ok(reconciled)
 }
 
@@ -189,7 +226,8 @@ fn purge(new: &Existing<'_>) -> Result<(), InstallError> {
 }
 
 /// Removes links (and their shims) the new plan does not want and, when
-/// `prune_orphans`, package directories no longer used. pnpm 12 keeps
+/// `prune_orphans`, package directories no longer used. Returns the
+/// directories it removed. pnpm 12 keeps
 /// orphaned directories until `modulesCacheMaxAge` has passed since the
 /// last prune, so a branch switched back and forth relinks nothing.
 fn remove_difference(
@@ -197,7 +235,8 @@ fn remove_difference(
     old: &InstallPlan,
     new: &InstallPlan,
     prune_orphans: bool,
-) -> Result<(), InstallError> {
+) -> Result<Vec<String>, InstallError> {
+    let mut removed_dirs = Vec::new();
     let wanted_links: HashMap<&str, &str> = new
         .symlinks
         .iter()
@@ -242,13 +281,16 @@ fn remove_difference(
         if remove {
             let path = root.join(&link.path);
             remove_file(&path)?;
-            if matches!(link.owner, LinkOwner::Importer(_)) {
-                remove_empty_scope(&path);
+            if matches!(link.owner, LinkOwner::Importer(_))
+                && remove_empty_scope(&path)
+                && let Some((scope, _)) = link.path.rsplit_once('/')
+            {
+                removed_dirs.push(scope.to_owned());
             }
         }
     }
     if !prune_orphans {
-        return Ok(());
+        return Ok(removed_dirs);
     }
     let wanted_dirs: HashSet<&str> = new.slots.iter().map(|s| s.dir_name.as_str()).collect();
     let mut removed = HashSet::new();
@@ -256,9 +298,16 @@ fn remove_difference(
         if !wanted_dirs.contains(slot.dir_name.as_str()) && removed.insert(&slot.dir_name) {
             let top = slot_dir(&slot.package_dir, &slot.dir_name);
             remove_all(&root.join(top))?;
+            removed_dirs.push(top.to_owned());
         }
     }
-    Ok(())
+    Ok(removed_dirs)
+}
+
+/// `dir` is `ancestor` or inside it.
+fn is_within(dir: &str, ancestor: &str) -> bool {
+    dir.strip_prefix(ancestor)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
 }
 
 /// `node_modules/.pnpm/a@1/node_modules/a` → `node_modules/.pnpm/a@1`.
@@ -298,7 +347,8 @@ fn bin_dir_of(link: &Path) -> Option<PathBuf> {
     Some(modules.join(".bin"))
 }
 
-fn remove_empty_scope(link: &Path) {
+/// Removes the `@scope` directory of `link` if it is now empty; says so.
+fn remove_empty_scope(link: &Path) -> bool {
     if let Some(parent) = link.parent()
         && parent
             .file_name()
@@ -306,8 +356,9 @@ fn remove_empty_scope(link: &Path) {
             .is_some_and(|n| n.starts_with('@'))
     {
         // Fails (and is meant to) while the scope still has entries.
-        let _ = std::fs::remove_dir(parent);
+        return std::fs::remove_dir(parent).is_ok();
     }
+    false
 }
 
 fn remove_file(path: &Path) -> Result<(), InstallError> {

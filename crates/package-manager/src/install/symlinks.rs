@@ -24,8 +24,8 @@ pub fn symlink_force(target: &Path, link: &Path) -> io::Result<()> {
     }
 }
 
-/// Creates every symlink of the plan, in parallel.
-pub fn create_symlinks(root: &Path, links: &[crate::Symlink]) -> Result<(), super::InstallError> {
+/// Creates the given symlinks of the plan, in parallel.
+pub fn create_symlinks(root: &Path, links: &[&crate::Symlink]) -> Result<(), super::InstallError> {
     use rayon::prelude::*;
     links.par_iter().try_for_each(|link| {
         let path = root.join(&link.path);
