@@ -26,6 +26,12 @@ bench *ARGS:
     command -v hyperfine >/dev/null || (apt-get update && apt-get install -y hyperfine)
     cargo run -q -p integrated-benchmark -- {{ARGS}}
 
+# Install a benchmark fixture (alotta, small or a directory) with pnpm 12 and
+# pacquet from a loopback mirror and compare the trees; then check that pnpm
+# offline over pacquet's tree changes nothing.
+compat FIXTURE="alotta":
+    bash tasks/compat-fixture.sh {{FIXTURE}}
+
 # Replay a finished node_modules tree with only mkdir/link/symlink (the warm floor).
 link-floor *ARGS:
     cargo run -q --release -p link-floor -- {{ARGS}}

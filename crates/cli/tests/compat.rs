@@ -187,6 +187,51 @@ fn repeat_install_keeps_the_tree() {
     assert_trees_equal(&copy, &project, &opts);
 }
 
+/// pnpm 12 run offline over pacquet's install says what it says over its
+/// own install (nothing to do) and leaves the tree as it was: the state
+/// files tell pnpm what it expects.
+#[test]
+fn pnpm_after_pacquet_changes_nothing() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let pnpm_again = |env: &PnpmEnv, project: &Path| {
+        let out = env.run_ok(
+            project,
+            &[
+                "install",
+                "--frozen-lockfile",
+                "--offline",
+                "--reporter=append-only",
+            ],
+        );
+        // Without the timing of the closing line.
+        stdout(&out)
+            .lines()
+            .filter(|l| !l.starts_with("Done in "))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let by_pnpm = pnpm_install_fixture(&registry, "combined", &tmp.path().join("pnpm"));
+    let expected = pnpm_again(&by_pnpm.env, &by_pnpm.project);
+
+    let env = PnpmEnv::new(&tmp.path().join("env"), &registry.url());
+    let project = tmp.path().join("project");
+    prepare_project("combined", &project, &registry.url());
+    pacquet_install_ok(&env, &project, &[]);
+    let copy = tmp.path().join("copy");
+    snapshot(&project, &copy);
+    registry.reset_requests();
+
+    let said = pnpm_again(&env, &project);
+
+    assert_eq!(said, expected);
+    assert!(said.contains("Lockfile is up to date"), "{said}");
+    assert_eq!(registry.total_requests(), 0);
+    let opts = DiffOptions::for_installs(&copy, &env.store_dir, &project, &env.store_dir)
+        .substitute(copy.display().to_string(), "<PROJECT>");
+    assert_trees_equal(&copy, &project, &opts);
+}
+
 /// `cp -a` keeps symlinks and modes.
 fn snapshot(from: &Path, to: &Path) {
     let status = std::process::Command::new("cp")

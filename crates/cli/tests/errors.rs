@@ -36,6 +36,25 @@ fn missing_lockfile_is_no_lockfile() {
 }
 
 #[test]
+fn hoisted_node_linker_is_refused_before_anything_is_written() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let (env, project) = setup(&registry, tmp.path(), "basic");
+    let settings = project.join("pnpm-workspace.yaml");
+    let mut text = std::fs::read_to_string(&settings).unwrap_or_default();
+    text.push_str("\nnodeLinker: hoisted\n");
+    std::fs::write(&settings, text).unwrap();
+    let out = pacquet(&env, &project, &["install", "--frozen-lockfile"]);
+    assert_fails_with(&out, "ERR_PACQUET_UNSUPPORTED_NODE_LINKER");
+    assert!(
+        stderr(&out).contains("nodeLinker: hoisted"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!project.join("node_modules").exists());
+}
+
+#[test]
 fn broken_yaml_is_broken_lockfile() {
     let registry = Registry::start_fixtures();
     let tmp = tempfile::tempdir().unwrap();

@@ -368,7 +368,10 @@ fn run_scenario(
         .arg("--export-json")
         .arg(&json);
     for row in &rows {
-        cmd.args(["--prepare", &row.prepare]);
+        // `sync` so that no run pays for writing back the previous runs'
+        // trees: without it the rows timed last were penalised (warm alotta:
+        // link-floor 1.16 s after pnpm and bun, 0.47 s alone).
+        cmd.args(["--prepare", &format!("{}; sync", row.prepare)]);
     }
     for row in &rows {
         cmd.args(["--command-name", &row.name]);

@@ -70,6 +70,15 @@ pub enum InstallError {
         wanted: String,
     },
 
+    #[error("nodeLinker: {linker} is not supported")]
+    #[diagnostic(
+        code(ERR_PACQUET_UNSUPPORTED_NODE_LINKER),
+        help(
+            "pacquet builds the isolated layout only; remove `nodeLinker` from pnpm-workspace.yaml or install this project with pnpm."
+        )
+    )]
+    UnsupportedNodeLinker { linker: &'static str },
+
     #[error("Cannot install {package_id}: {reason}")]
     #[diagnostic(
         code(ERR_PACQUET_UNSUPPORTED_RESOLUTION),

@@ -67,6 +67,13 @@ pub fn install(
     let started_at = std::time::SystemTime::now();
     let mut phases = phases::Phases::start();
     let config = req.config;
+    // Refused before anything is read or written: installing the isolated
+    // layout where `hoisted` or `pnp` was asked for would be a wrong tree.
+    if config.node_linker != pacquet_config::NodeLinker::Isolated {
+        return Err(InstallError::UnsupportedNodeLinker {
+            linker: config.node_linker.as_str(),
+        });
+    }
     let modules_dir = config.workspace_root.join(&config.modules_dir);
     if up_to_date::is_up_to_date(config, &modules_dir, &config.virtual_store_dir) {
         phases.mark("up-to-date");
