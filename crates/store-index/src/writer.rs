@@ -11,12 +11,18 @@ use crate::types::{PackageFilesIndex, SideEffectsDiff};
 use rusqlite::Connection;
 use std::collections::HashMap;
 use std::path::Path;
-use std::sync::mpsc::{Receiver, Sender, TryRecvError, channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Messages drained per batch after the one the writer blocked on.
 const DRAIN: usize = 256;
+/// How long a batch stays open for more rows after its first one. A cold
+/// install produces rows one by one as tarballs land; gathering for 20 ms
+/// turns alotta's 1,352 rows into ~230 transactions instead of one each.
+const GATHER: Duration = Duration::from_millis(20);
+/// Interval between background WAL checkpoints (see [`checkpoint`]).
+const CHECKPOINT_EVERY: Duration = Duration::from_millis(500);
 /// Retries of a batch that still hits `SQLITE_BUSY` after the busy timeout
 /// (pnpm 11: 100 × 50 ms).
 const BUSY_RETRIES: usize = 100;
@@ -157,25 +163,46 @@ enum Pending {
 fn run(conn: Option<Connection>, rx: Receiver<Message>) -> WriterStats {
     let mut stats = WriterStats::default();
     let mut closed = false;
+    let mut last_checkpoint = Instant::now();
     while !closed {
         let Ok(first) = rx.recv() else { break };
         let mut batch = Vec::with_capacity(DRAIN + 1);
         closed = push(&mut batch, first);
+        let deadline = Instant::now() + GATHER;
         while !closed && batch.len() <= DRAIN {
-            match rx.try_recv() {
+            let wait = deadline.saturating_duration_since(Instant::now());
+            match rx.recv_timeout(wait) {
                 Ok(message) => closed = push(&mut batch, message),
-                Err(TryRecvError::Empty | TryRecvError::Disconnected) => break,
+                Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => break,
             }
         }
         if batch.is_empty() {
             continue;
         }
         match &conn {
-            Some(conn) => flush(conn, batch, &mut stats),
+            Some(conn) => {
+                flush(conn, batch, &mut stats);
+                if !closed && last_checkpoint.elapsed() >= CHECKPOINT_EVERY {
+                    checkpoint(conn);
+                    last_checkpoint = Instant::now();
+                }
+            }
             None => stats.rows_dropped += batch.len(),
         }
     }
     stats
+}
+
+/// Copies the WAL into `index.db` while the install is still busy, so the
+/// checkpoint SQLite runs when the connection closes has little left to do.
+/// On a cold install of alotta that close-time checkpoint (fsync of a 24 MB
+/// WAL, copy, fsync of the database) took 150 ms at the very end.
+fn checkpoint(conn: &Connection) {
+    // PASSIVE never waits for other connections; what it cannot copy now
+    // the next checkpoint does.
+    if let Err(err) = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(())) {
+        tracing::debug!(error = %err, "passive store index checkpoint failed");
+    }
 }
 
 /// Adds a message to the batch; `true` when it was the close marker.

@@ -339,3 +339,37 @@ fn sends_after_finish_are_refused() {
     assert!(!sender.put(key(0), row(0)));
     assert_eq!(prefetch(dir.path(), &[&key(0)]), vec![None]);
 }
+
+/// Rows in `index.db` itself, read from a copy made without the WAL.
+fn rows_in_main_file(store: &Path, scratch: &Path) -> Option<usize> {
+    let copy = scratch.join(INDEX_DB);
+    std::fs::copy(store.join(INDEX_DB), &copy).ok()?;
+    let conn = Connection::open(&copy).ok()?;
+    let count: i64 = conn
+        .query_row("SELECT count(*) FROM package_index", [], |r| r.get(0))
+        .ok()?;
+    Some(count as usize)
+}
+
+#[test]
+fn the_writer_checkpoints_while_the_install_is_still_running() {
+    let store = tempfile::tempdir().unwrap();
+    let scratch = tempfile::tempdir().unwrap();
+    let writer = IndexWriter::spawn(store.path()).unwrap();
+    for i in 0..200 {
+        assert!(writer.put(key(i), row(i)));
+    }
+    // Past the checkpoint interval, the next batch is followed by one.
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    assert!(writer.put(key(200), row(200)));
+    let mut seen = None;
+    for _ in 0..100 {
+        seen = rows_in_main_file(store.path(), scratch.path());
+        if seen == Some(201) {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert_eq!(seen, Some(201), "rows copied out of the WAL before close");
+    assert_eq!(writer.finish().unwrap().rows_written, 201);
+}
