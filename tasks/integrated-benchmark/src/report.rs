@@ -149,7 +149,8 @@ fn markdown(r: &Report) -> String {
         "`$REPO` is the checkout, `$WORK` the harness's scratch dir (`benchmarks/work`). Each tool has its own copy of the \
          fixture, its own store and its own `.npmrc` (`registry=` the loopback mirror registry); \
          `pnpm-workspace.yaml` gets `storeDir`, `cacheDir` and `trustLockfile: true`. \
-         Preparation renames old trees into a trash dir that is deleted after the run.\n"
+         Preparation renames old trees into a trash dir that is deleted after the run, \
+         then runs `sync` so no timed run pays for writing back an earlier one.\n"
     );
     for row in r.rows {
         let strip = |t: &str| {
