@@ -98,7 +98,7 @@ impl IndexWriter {
     /// the writer discards everything, as pnpm 12 does.
     pub fn spawn(store_dir: &Path) -> Result<IndexWriter, StoreIndexError> {
         let conn = open_read_write(store_dir)?;
-        let conn = match init_schema(&conn) {
+        let conn = match init_schema_retrying(&conn) {
             Ok(()) => Some(conn),
             Err(err) => {
                 tracing::warn!(
@@ -149,6 +149,23 @@ impl Drop for IndexWriter {
     fn drop(&mut self) {
         if let Err(err) = self.close() {
             tracing::warn!(error = %err, "store index writer failed");
+        }
+    }
+}
+
+/// [`init_schema`], retried while another connection holds the lock:
+/// switching a new database to WAL fails with `SQLITE_BUSY` without going
+/// through the busy handler, so two installs creating one store at once
+/// lost one side's rows (the two-writer test failed 4 runs in 10).
+fn init_schema_retrying(conn: &Connection) -> rusqlite::Result<()> {
+    let mut attempt = 0;
+    loop {
+        match init_schema(conn) {
+            Err(err) if is_busy(&err) && attempt < BUSY_RETRIES => {
+                attempt += 1;
+                std::thread::sleep(BUSY_SLEEP);
+            }
+            result => return result,
         }
     }
 }
