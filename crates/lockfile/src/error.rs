@@ -53,6 +53,19 @@ pub enum LockfileError {
     )]
     Outdated { reason: String },
 
+    /// An `overrides` value `$name` names no direct dependency of the root
+    /// project (pnpm 12's text).
+    #[error(
+        "Cannot resolve version ${name} in overrides. The direct dependencies don't have dependency \"{name}\"."
+    )]
+    #[diagnostic(
+        code(ERR_PNPM_CANNOT_RESOLVE_OVERRIDE_VERSION),
+        help(
+            "Add \"{name}\" to the root package.json, or give the override \"{key}\" a version instead of \"${name}\"."
+        )
+    )]
+    OverrideReference { key: String, name: String },
+
     /// A project with dependencies has no importer (pnpm 12's code and text).
     #[error(
         "Cannot install with \"frozen-lockfile\" because pnpm-lock.yaml has no `importers[\"{importer_id}\"]` entry. Regenerate the lockfile with `pnpm install --lockfile-only`."

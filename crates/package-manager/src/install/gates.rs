@@ -4,10 +4,12 @@
 
 use std::path::{Path, PathBuf};
 
+use indexmap::IndexMap;
+
 use pacquet_config::Config;
 use pacquet_lockfile::{
     ExpectedSettings, ImporterCheckOptions, Lockfile, LockfileError, ProjectManifest,
-    check_importers, check_settings, read_lockfile,
+    apply_overrides, check_importers, check_settings, read_lockfile, resolve_override_references,
 };
 
 use super::InstallError;
@@ -53,10 +55,24 @@ pub fn read_checked_lockfile(
         },
         None => return Err(gate(LockfileError::NoLockfile)),
     };
-    check_settings(&lockfile, &expected_settings(config, &lockfile)).map_err(gate)?;
+    let root_manifest = projects
+        .iter()
+        .find(|p| p.id == ".")
+        .map(|p| p.manifest.clone())
+        .unwrap_or_default();
+    let overrides = resolve_override_references(&config.overrides, &root_manifest)
+        .map_err(InstallError::Lockfile)?;
+    check_settings(&lockfile, &expected_settings(config, &overrides, &lockfile)).map_err(gate)?;
+    // pnpm resolves each project from its manifest with the overrides
+    // applied, so the importers hold the overridden specifiers.
+    let overridden: Vec<ProjectManifest> = projects
+        .iter()
+        .map(|p| apply_overrides(&p.manifest, &overrides, &p.id))
+        .collect();
     let pairs: Vec<(&str, &ProjectManifest)> = projects
         .iter()
-        .map(|p| (p.id.as_str(), &p.manifest))
+        .zip(&overridden)
+        .map(|(p, manifest)| (p.id.as_str(), manifest))
         .collect();
     let opts = ImporterCheckOptions {
         auto_install_peers: config.auto_install_peers,
@@ -101,10 +117,13 @@ pub fn importer_id(root: &Path, dir: &Path) -> String {
     }
 }
 
-fn expected_settings(config: &Config, lockfile: &Lockfile) -> ExpectedSettings {
+fn expected_settings(
+    config: &Config,
+    overrides: &IndexMap<String, String>,
+    lockfile: &Lockfile,
+) -> ExpectedSettings {
     ExpectedSettings {
-        overrides: config
-            .overrides
+        overrides: overrides
             .iter()
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect(),
