@@ -70,6 +70,16 @@ fn auto_installed_peer_bins_match_pnpm() {
     same_tree_as_pnpm("peer-bins");
 }
 
+/// Details real projects showed: optional peers satisfied from the graph
+/// get no bin in the project's `.bin`, optional packages below a skipped one
+/// are listed as skipped, overrides (ranged and `$` references) apply to
+/// the projects' own manifests, a project's dev deps hoist before its prod
+/// deps, and `allowBuilds`/catalogs/overrides are recorded sorted.
+#[test]
+fn pnpm_details_match_pnpm() {
+    same_tree_as_pnpm("pnpm-details");
+}
+
 #[test]
 fn combined_matches_pnpm() {
     same_tree_as_pnpm("combined");

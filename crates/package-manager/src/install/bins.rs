@@ -89,6 +89,9 @@ pub fn link_all_bins(
     // its direct dependencies declare and got from the graph rather than
     // from the project (auto-installed peers), though they are not linked
     // in its `node_modules` (alotta: `webpack`, a peer of `babel-loader`).
+    // Optional peers are never auto-installed, so their bins are not linked
+    // even when the graph satisfies them (`jiti`, an optional peer of
+    // eslint 9, next to tailwindcss 3).
     for (k, importer) in plan.importers.iter().enumerate() {
         let direct: std::collections::HashSet<&str> =
             importer.direct.iter().map(|d| d.alias.as_str()).collect();
@@ -112,7 +115,10 @@ pub fn link_all_bins(
                     .path
                     .rsplit_once("/node_modules/")
                     .map_or("", |(_, a)| a);
-                if !peers.contains_key(alias) || direct.contains(alias) {
+                if !peers.contains_key(alias)
+                    || direct.contains(alias)
+                    || is_optional_peer(manifests[i].get(), alias)
+                {
                     continue;
                 }
                 if let Some(t) = link.target_slot
@@ -205,4 +211,14 @@ fn normalize(path: &Path) -> PathBuf {
         }
     }
     out
+}
+
+/// `peerDependenciesMeta[alias].optional` of a manifest.
+fn is_optional_peer(manifest: Option<&Value>, alias: &str) -> bool {
+    manifest
+        .and_then(|m| m.get("peerDependenciesMeta"))
+        .and_then(|meta| meta.get(alias))
+        .and_then(|entry| entry.get("optional"))
+        .and_then(Value::as_bool)
+        .unwrap_or(false)
 }

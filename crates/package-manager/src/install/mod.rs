@@ -290,7 +290,7 @@ pub fn install(
         added: imported,
         reused: plan.slots.len() - cold_slots.len(),
         downloaded: downloaded_first + damaged.len(),
-        skipped: plan.skipped.len(),
+        skipped: plan.skipped.len() + plan.skipped_below.len(),
     };
     reporter.report(Event::Summary {
         added: summary.added,

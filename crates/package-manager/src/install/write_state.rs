@@ -7,7 +7,9 @@ use std::{
     time::{SystemTime, UNIX_EPOCH},
 };
 
+use indexmap::IndexMap;
 use pacquet_config::Config;
+use pacquet_lockfile::{ProjectManifest, resolve_override_references};
 use serde_json::json;
 use sha2::{Digest, Sha256};
 
@@ -83,7 +85,7 @@ pub fn write_modules_state(inputs: &StateInputs<'_>) -> Result<(), InstallError>
                 .clone()
                 .unwrap_or_else(|| http_date(now.as_secs())),
             package_manager: PACKAGE_MANAGER.to_owned(),
-            allow_builds: config.allow_builds.clone(),
+            allow_builds: sorted_allow_builds(config),
             ignored_builds: ignored_builds.to_vec(),
             injected_deps: injected_deps(plan),
             previous_skipped: previous_skipped.clone(),
@@ -143,9 +145,15 @@ fn current_lockfile(checked: &CheckedLockfile, _plan: &InstallPlan) -> String {
 
 pub fn settings(config: &Config, store_dir: &str) -> WorkspaceStateSettings {
     let mut s = WorkspaceStateSettings::new(store_dir);
-    s.allow_builds = config.allow_builds.clone();
+    s.allow_builds = sorted_allow_builds(config);
     s.auto_install_peers = config.auto_install_peers;
-    s.catalogs = json!(config.catalogs);
+    // pnpm 12 writes catalogs and their entries sorted.
+    let mut catalogs = config.catalogs.clone();
+    catalogs.sort_unstable_keys();
+    for entries in catalogs.values_mut() {
+        entries.sort_unstable_keys();
+    }
+    s.catalogs = json!(catalogs);
     s.dangerously_allow_all_builds = config.dangerously_allow_all_builds;
     s.dedupe_peers = config.dedupe_peers;
     s.dev = config.dev;
@@ -181,7 +189,8 @@ pub fn settings(config: &Config, store_dir: &str) -> WorkspaceStateSettings {
         s.extra.insert("trustLockfile".into(), json!(true));
     }
     if !config.overrides.is_empty() {
-        s.extra.insert("overrides".into(), json!(config.overrides));
+        s.extra
+            .insert("overrides".into(), json!(recorded_overrides(config)));
     }
     s
 }
@@ -212,4 +221,26 @@ fn injected_deps(plan: &InstallPlan) -> indexmap::IndexMap<String, Vec<String>> 
         }
     }
     out
+}
+
+/// pnpm 12 writes `allowBuilds` with its keys sorted, whatever the order in
+/// `pnpm-workspace.yaml`.
+fn sorted_allow_builds(config: &Config) -> IndexMap<String, bool> {
+    let mut map = config.allow_builds.clone();
+    map.sort_unstable_keys();
+    map
+}
+
+/// `overrides` as pnpm 12 records them: `$name` references resolved against
+/// the root `package.json`, keys sorted.
+fn recorded_overrides(config: &Config) -> IndexMap<String, String> {
+    let mut overrides = config.overrides.clone();
+    if overrides.values().any(|v| v.starts_with('$')) {
+        let root = ProjectManifest::from_path(&config.workspace_root.join("package.json"));
+        if let Ok(resolved) = root.and_then(|root| resolve_override_references(&overrides, &root)) {
+            overrides = resolved;
+        }
+    }
+    overrides.sort_unstable_keys();
+    overrides
 }

@@ -8,7 +8,7 @@ use super::{
     LinkOwner, PlanOptions, PlatformWarning, Slot, Symlink,
     dirs::{DirSet, parent},
     fetch::fetch_source,
-    graph::{Edge, Graph, walk},
+    graph::{Edge, Graph, reachable_through_skipped, walk},
     hoist::{Candidate, HoistInput, hoist},
     names::check_names,
     pattern::Matcher,
@@ -175,11 +175,22 @@ pub fn plan(lockfile: &Lockfile, opts: &PlanOptions) -> Result<InstallPlan, Pack
     }
 
     // Hoisting.
+    // Per importer `{...devDependencies, ...dependencies, ...optional}`,
+    // as pnpm builds the pseudo-entry (a workspace project's dev deps come
+    // before its prod deps in `hoistedDependencies`).
     let mut root_children: IndexMap<&str, usize> = IndexMap::new();
     for edges in &importer_edges {
-        for (_, alias, edge) in edges {
-            if let Edge::Node(i) = edge {
-                root_children.entry(alias).or_insert(*i);
+        for group in [
+            DependencyGroup::Dev,
+            DependencyGroup::Prod,
+            DependencyGroup::Optional,
+        ] {
+            for (g, alias, edge) in edges {
+                if *g == group
+                    && let Edge::Node(i) = edge
+                {
+                    root_children.entry(alias).or_insert(*i);
+                }
             }
         }
     }
@@ -249,12 +260,22 @@ pub fn plan(lockfile: &Lockfile, opts: &PlanOptions) -> Result<InstallPlan, Pack
         .map(|i| graph.keys[i].to_string())
         .collect();
     skipped.sort();
+    let mut skipped_below: Vec<String> =
+        reachable_through_skipped(&graph, &entry_nodes, include_optional)
+            .into_iter()
+            .filter(|&i| {
+                !reached[i] && !graph.skipped[i] && graph.snapshots[i].optional == Some(true)
+            })
+            .map(|i| graph.keys[i].to_string())
+            .collect();
+    skipped_below.sort();
     Ok(InstallPlan {
         slots,
         dirs: dirs.into_vec(),
         symlinks,
         hoisted,
         skipped,
+        skipped_below,
         importers,
         warnings,
     })

@@ -88,6 +88,32 @@ fn resolve_edge(index: &HashMap<&str, usize>, r: DepRef<'_>) -> Result<Edge, Pac
     }
 }
 
+/// Nodes reachable from `entry_nodes` when skipped nodes are walked through
+/// too, in no particular order.
+pub(crate) fn reachable_through_skipped(
+    graph: &Graph,
+    entry_nodes: &[usize],
+    optional: bool,
+) -> Vec<usize> {
+    let mut seen = vec![false; graph.keys.len()];
+    let mut stack: Vec<usize> = entry_nodes.to_vec();
+    let mut out = Vec::new();
+    while let Some(node) = stack.pop() {
+        if std::mem::replace(&mut seen[node], true) {
+            continue;
+        }
+        out.push(node);
+        for (_, edge) in graph.walk_children(node, optional) {
+            if let Edge::Node(child) = edge
+                && !seen[*child]
+            {
+                stack.push(*child);
+            }
+        }
+    }
+    out
+}
+
 /// One node of the hoisting walk: a snapshot and its depth.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct WalkEntry {

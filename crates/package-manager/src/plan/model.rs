@@ -155,8 +155,12 @@ pub struct InstallPlan {
     pub symlinks: Vec<Symlink>,
     /// `hoistedDependencies`, in record order.
     pub hoisted: Vec<Hoisted>,
-    /// Skipped optional snapshot keys, sorted.
+    /// Optional snapshot keys no target platform can install, sorted.
     pub skipped: Vec<String>,
+    /// Optional snapshot keys reachable only through skipped ones, sorted:
+    /// not installed, and listed in `.modules.yaml`'s `skipped` by pnpm 12
+    /// (e.g. `@emnapi/runtime` below sharp's wasm32 package).
+    pub skipped_below: Vec<String>,
     pub importers: Vec<ImporterPlan>,
     pub warnings: Vec<PlatformWarning>,
 }

@@ -1,2 +1,3 @@
 mod fixtures;
+mod pnpm_details;
 mod unit;

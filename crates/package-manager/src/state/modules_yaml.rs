@@ -74,6 +74,7 @@ pub fn modules_yaml(plan: &InstallPlan, opts: &PlanOptions, state: &ModulesYaml)
     let mut skipped: Vec<&str> = plan
         .skipped
         .iter()
+        .chain(&plan.skipped_below)
         .chain(&state.previous_skipped)
         .map(String::as_str)
         .collect();

@@ -1,0 +1,129 @@
+//! Planner details found by installing real projects with pnpm 12.21 and
+//! comparing: what `.modules.yaml` lists as skipped, and the order of
+//! `hoistedDependencies` in a workspace.
+
+use pacquet_lockfile::Lockfile;
+use pretty_assertions::assert_eq;
+
+use crate::{HostPlatform, PlanOptions, plan};
+
+fn host() -> HostPlatform {
+    HostPlatform {
+        os: "linux".into(),
+        cpu: "x64".into(),
+        libc: Some("glibc".into()),
+    }
+}
+
+fn url(name: &str, version: &str) -> String {
+    format!("https://r.example/{name}/-/{version}.tgz")
+}
+
+fn parse(text: &str) -> Lockfile {
+    serde_saphyr::from_str(text).unwrap()
+}
+
+/// sharp 0.35's shape: an optional wasm32 package pulls in `@emnapi/runtime`
+/// (no platform fields, `optional: true`), which pnpm 12 then lists as
+/// skipped too; `tslib` is also reached from an installed package.
+const BELOW_SKIPPED: &str = "lockfileVersion: '9.0'
+
+importers:
+
+  .:
+    dependencies:
+      sharp:
+        specifier: 1.0.0
+        version: 1.0.0
+
+packages:
+
+  sharp@1.0.0:
+    resolution: {integrity: sha512-sharp}
+
+  wasm-wrap@1.0.0:
+    resolution: {integrity: sha512-wrap}
+    cpu: [wasm32]
+
+  wasm-core@1.0.0:
+    resolution: {integrity: sha512-core}
+
+  tslib@2.0.0:
+    resolution: {integrity: sha512-tslib}
+
+snapshots:
+
+  sharp@1.0.0:
+    dependencies:
+      tslib: 2.0.0
+    optionalDependencies:
+      wasm-wrap: 1.0.0
+
+  wasm-wrap@1.0.0:
+    dependencies:
+      wasm-core: 1.0.0
+    optional: true
+
+  wasm-core@1.0.0:
+    dependencies:
+      tslib: 2.0.0
+    optional: true
+
+  tslib@2.0.0: {}
+";
+
+#[test]
+fn optional_packages_below_a_skipped_one_are_listed_as_skipped() {
+    let plan = plan(&parse(BELOW_SKIPPED), &PlanOptions::new(host(), &url)).unwrap();
+    assert_eq!(plan.skipped, vec!["wasm-wrap@1.0.0".to_owned()]);
+    assert_eq!(plan.skipped_below, vec!["wasm-core@1.0.0".to_owned()]);
+    let installed: Vec<&str> = plan.slots.iter().map(|s| s.dep_path.as_str()).collect();
+    assert_eq!(installed, vec!["sharp@1.0.0", "tslib@2.0.0"]);
+}
+
+const WORKSPACE: &str = "lockfileVersion: '9.0'
+
+importers:
+
+  .:
+    devDependencies:
+      turbo:
+        specifier: 1.0.0
+        version: 1.0.0
+
+  packages/app:
+    dependencies:
+      react:
+        specifier: 18.0.0
+        version: 18.0.0
+    devDependencies:
+      '@types/react':
+        specifier: 18.0.0
+        version: 18.0.0
+
+packages:
+
+  turbo@1.0.0:
+    resolution: {integrity: sha512-turbo}
+
+  react@18.0.0:
+    resolution: {integrity: sha512-react}
+
+  '@types/react@18.0.0':
+    resolution: {integrity: sha512-types}
+
+snapshots:
+
+  turbo@1.0.0: {}
+
+  react@18.0.0: {}
+
+  '@types/react@18.0.0': {}
+";
+
+#[test]
+fn a_projects_dev_dependencies_are_hoisted_before_its_dependencies() {
+    let plan = plan(&parse(WORKSPACE), &PlanOptions::new(host(), &url)).unwrap();
+    let aliases: Vec<&str> = plan.hoisted.iter().map(|h| h.alias.as_str()).collect();
+    assert_eq!(aliases, vec!["@types/react", "react"]);
+}
