@@ -302,6 +302,17 @@ pub fn install(
 /// Fails before touching anything when a package cannot be fetched, so an
 /// unsupported dependency never leaves a partial tree.
 fn refuse_unsupported(plan: &InstallPlan) -> Result<(), InstallError> {
+    // Installing a patched package unpatched would pass for pnpm's tree
+    // (same directory names) with different file contents.
+    if let Some(slot) = plan
+        .slots
+        .iter()
+        .find(|s| s.dep_path.patch_hash().is_some())
+    {
+        return Err(InstallError::UnsupportedPatch {
+            package_id: slot.dep_path.as_str().to_owned(),
+        });
+    }
     for slot in &plan.slots {
         let reason = match &slot.fetch {
             FetchSource::Unsupported { reason } => reason.clone(),

@@ -284,6 +284,21 @@ fn public_hoisting_and_hoisting_off() {
     let dep = plan.hoisted.iter().find(|h| h.alias == "dep").unwrap();
     assert_eq!(dep.kind, HoistKind::Private);
 
+    // Everything public (`shamefullyHoist`): pnpm 12 still makes the
+    // private hoisting directory, empty.
+    let all_public = run(|o| o.public_hoist_pattern = vec!["*".into()]);
+    assert!(
+        all_public
+            .hoisted
+            .iter()
+            .all(|h| h.kind == HoistKind::Public)
+    );
+    assert!(
+        all_public
+            .dirs
+            .contains(&"node_modules/.pnpm/node_modules".to_owned())
+    );
+
     let off = run(|o| o.hoist_pattern.clear());
     assert!(off.hoisted.is_empty());
     assert!(
