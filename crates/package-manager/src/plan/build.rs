@@ -183,7 +183,10 @@ pub fn plan(lockfile: &Lockfile, opts: &PlanOptions) -> Result<InstallPlan, Pack
     // Per importer `{...devDependencies, ...dependencies, ...optional}`,
     // as pnpm builds the pseudo-entry (a workspace project's dev deps come
     // before its prod deps in `hoistedDependencies`).
-    let mut root_children: IndexMap<&str, usize> = IndexMap::new();
+    // An alias keeps the place of its first appearance, even as a `link:`,
+    // and takes the first snapshot any importer gives it (a workspace
+    // package linked in one project and injected in another hoists first).
+    let mut root_children: IndexMap<&str, Option<usize>> = IndexMap::new();
     for edges in &importer_edges {
         for group in [
             DependencyGroup::Dev,
@@ -191,10 +194,12 @@ pub fn plan(lockfile: &Lockfile, opts: &PlanOptions) -> Result<InstallPlan, Pack
             DependencyGroup::Optional,
         ] {
             for (g, alias, edge) in edges {
-                if *g == group
-                    && let Edge::Node(i) = edge
-                {
-                    root_children.entry(alias).or_insert(*i);
+                if *g != group {
+                    continue;
+                }
+                let slot = root_children.entry(alias).or_insert(None);
+                if let (None, Edge::Node(i)) = (*slot, edge) {
+                    *slot = Some(*i);
                 }
             }
         }
@@ -218,7 +223,10 @@ pub fn plan(lockfile: &Lockfile, opts: &PlanOptions) -> Result<InstallPlan, Pack
     let records = hoist(HoistInput {
         graph: &graph,
         entries: &entries,
-        root_children: root_children.into_iter().collect(),
+        root_children: root_children
+            .into_iter()
+            .filter_map(|(alias, node)| Some((alias, node?)))
+            .collect(),
         workspace_projects,
         root_aliases,
         dir_names: &dir_names,

@@ -127,3 +127,54 @@ fn a_projects_dev_dependencies_are_hoisted_before_its_dependencies() {
     let aliases: Vec<&str> = plan.hoisted.iter().map(|h| h.alias.as_str()).collect();
     assert_eq!(aliases, vec!["@types/react", "react"]);
 }
+
+/// `core` is linked in `packages/a` and injected in `packages/b`: it hoists
+/// in the place of its first appearance, before `a`'s registry deps.
+const LINKED_THEN_INJECTED: &str = "lockfileVersion: '9.0'
+
+importers:
+
+  .: {}
+
+  packages/a:
+    dependencies:
+      core:
+        specifier: workspace:*
+        version: link:../core
+      zed:
+        specifier: 1.0.0
+        version: 1.0.0
+
+  packages/b:
+    dependencies:
+      core:
+        specifier: workspace:*
+        version: file:packages/core
+
+  packages/core: {}
+
+packages:
+
+  core@file:packages/core:
+    resolution: {directory: packages/core, type: directory}
+
+  zed@1.0.0:
+    resolution: {integrity: sha512-zed}
+
+snapshots:
+
+  core@file:packages/core: {}
+
+  zed@1.0.0: {}
+";
+
+#[test]
+fn an_alias_hoists_where_it_first_appears_even_as_a_link() {
+    let plan = plan(
+        &parse(LINKED_THEN_INJECTED),
+        &PlanOptions::new(host(), &url),
+    )
+    .unwrap();
+    let aliases: Vec<&str> = plan.hoisted.iter().map(|h| h.alias.as_str()).collect();
+    assert_eq!(&aliases[..2], ["core", "zed"]);
+}
