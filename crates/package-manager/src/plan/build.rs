@@ -97,11 +97,6 @@ pub fn plan(lockfile: &Lockfile, opts: &PlanOptions) -> Result<InstallPlan, Pack
     let hidden_hoist_dir = join(&opts.virtual_store_dir, "node_modules");
     dirs.add(&root_modules);
     dirs.add(&opts.virtual_store_dir);
-    if !opts.hoist_pattern.is_empty() {
-        // pnpm 12 makes it whenever private hoisting is on, even when
-        // everything went public (`shamefullyHoist: true`).
-        dirs.add(&hidden_hoist_dir);
-    }
 
     // Slot siblings.
     let mut symlinks = Vec::new();
@@ -233,6 +228,11 @@ pub fn plan(lockfile: &Lockfile, opts: &PlanOptions) -> Result<InstallPlan, Pack
         public: &public,
         private: &private,
     });
+    if !records.is_empty() && !opts.hoist_pattern.is_empty() {
+        // pnpm 12 makes it when anything is hoisted and private hoisting is
+        // on, even if everything went public (`shamefullyHoist: true`).
+        dirs.add(&hidden_hoist_dir);
+    }
     let mut hoisted = Vec::with_capacity(records.len());
     for (candidate, alias, kind) in records {
         let base = match kind {
