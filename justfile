@@ -32,6 +32,10 @@ bench *ARGS:
 compat FIXTURE="alotta":
     bash tasks/compat-fixture.sh {{FIXTURE}}
 
+# `just compat` over every project in benchmarks/compat-projects.
+compat-all:
+    for p in benchmarks/compat-projects/*/; do bash tasks/compat-fixture.sh "$p" || exit 1; done
+
 # Replay a finished node_modules tree with only mkdir/link/symlink (the warm floor).
 link-floor *ARGS:
     cargo run -q --release -p link-floor -- {{ARGS}}
