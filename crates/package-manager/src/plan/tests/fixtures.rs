@@ -7,7 +7,8 @@ use std::{collections::HashSet, path::Path};
 use pacquet_lockfile::Lockfile;
 use pretty_assertions::assert_eq;
 
-use crate::{HoistTarget, HostPlatform, InstallPlan, PlanOptions, SupportedArchitectures, plan};
+use super::host;
+use crate::{HoistTarget, InstallPlan, PlanOptions, SupportedArchitectures, plan};
 
 fn fixture(name: &str, file: &str) -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -15,14 +16,6 @@ fn fixture(name: &str, file: &str) -> String {
         .join(name)
         .join(file);
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
-fn host() -> HostPlatform {
-    HostPlatform {
-        os: "linux".into(),
-        cpu: "x64".into(),
-        libc: Some("glibc".into()),
-    }
 }
 
 fn registry_url(name: &str, version: &str) -> String {

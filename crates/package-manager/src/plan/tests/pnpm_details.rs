@@ -5,19 +5,8 @@
 use pacquet_lockfile::Lockfile;
 use pretty_assertions::assert_eq;
 
-use crate::{HostPlatform, PlanOptions, plan};
-
-fn host() -> HostPlatform {
-    HostPlatform {
-        os: "linux".into(),
-        cpu: "x64".into(),
-        libc: Some("glibc".into()),
-    }
-}
-
-fn url(name: &str, version: &str) -> String {
-    format!("https://r.example/{name}/-/{version}.tgz")
-}
+use super::{host, url};
+use crate::{PlanOptions, plan};
 
 fn parse(text: &str) -> Lockfile {
     serde_saphyr::from_str(text).unwrap()

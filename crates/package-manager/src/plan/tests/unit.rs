@@ -3,9 +3,9 @@
 use pacquet_lockfile::Lockfile;
 use pretty_assertions::assert_eq;
 
+use super::{host, url};
 use crate::{
-    FetchSource, HoistKind, HostPlatform, IncludedGroups, InstallPlan, PackageManagerError,
-    PlanOptions, plan,
+    FetchSource, HoistKind, IncludedGroups, InstallPlan, PackageManagerError, PlanOptions, plan,
 };
 
 const LOCKFILE: &str = "lockfileVersion: '9.0'
@@ -104,18 +104,6 @@ snapshots:
 
   tgz@file:tgz-1.0.0.tgz: {}
 ";
-
-fn host() -> HostPlatform {
-    HostPlatform {
-        os: "linux".into(),
-        cpu: "x64".into(),
-        libc: Some("glibc".into()),
-    }
-}
-
-fn url(name: &str, version: &str) -> String {
-    format!("https://r.example/{name}/-/{version}.tgz")
-}
 
 fn lockfile() -> Lockfile {
     serde_saphyr::from_str(LOCKFILE).unwrap()
