@@ -3,7 +3,8 @@
 //!
 //! Keys: `name`, `name@range`, `parent>name`, `parent@range>name`. Values: a
 //! specifier, `-` (drop the dependency), `$name` (the root project's own
-//! specifier for `name`), or `link:`/`file:` paths relative to the root.
+//! specifier for `name`), or `link:`/`file:` paths (relative to the root in
+//! the settings; the caller rebases them per project, see [`apply_overrides`]).
 //! Checked against pnpm 12.21: a range selector applies when the
 //! dependency's specifier is a subset of it; a parent selector applies to a
 //! project with that name; `peerDependencies` are overridden too.
@@ -57,13 +58,12 @@ pub fn resolve_override_references(
         .collect()
 }
 
-/// `manifest` with `overrides` applied to its dependency fields.
-/// `project_dir` is the project's `/`-separated path relative to the
-/// workspace root (`.` for the root), for rebasing `link:`/`file:` values.
+/// `manifest` with `overrides` applied to its dependency fields. Values are
+/// used as given: `link:`/`file:` paths must already be relative to the
+/// project, as pnpm writes them into its importer.
 pub fn apply_overrides(
     manifest: &ProjectManifest,
     overrides: &IndexMap<String, String>,
-    project_dir: &str,
 ) -> ProjectManifest {
     let parsed: Vec<Override> = overrides
         .iter()
@@ -94,7 +94,7 @@ pub fn apply_overrides(
             if o.value == "-" {
                 deps.shift_remove(&name);
             } else {
-                deps[&name] = rebase_local(&o.value, project_dir);
+                deps[&name] = o.value.clone();
             }
         }
     }
@@ -140,50 +140,6 @@ fn parent_matches(parent: &Selector, manifest: &ProjectManifest) -> bool {
     ) {
         (Ok(range), Some(Ok(version))) => range.satisfies(&version),
         _ => false,
-    }
-}
-
-/// `link:`/`file:` paths are relative to the workspace root in the
-/// settings and relative to the project in its importer.
-fn rebase_local(value: &str, project_dir: &str) -> String {
-    for protocol in ["link:", "file:"] {
-        if let Some(path) = value.strip_prefix(protocol)
-            && project_dir != "."
-            && !path.starts_with('/')
-        {
-            return format!("{protocol}{}", relative_to(project_dir, path));
-        }
-    }
-    value.to_owned()
-}
-
-/// `target` (relative to the root) as seen from `from` (relative to the root).
-fn relative_to(from: &str, target: &str) -> String {
-    let norm = |p: &str| -> Vec<String> {
-        let mut out: Vec<String> = Vec::new();
-        for part in p.split('/') {
-            match part {
-                "" | "." => {}
-                ".." => {
-                    if out.last().is_some_and(|l| l != "..") {
-                        out.pop();
-                    } else {
-                        out.push("..".into());
-                    }
-                }
-                other => out.push(other.to_owned()),
-            }
-        }
-        out
-    };
-    let (from, target) = (norm(from), norm(target));
-    let common = from.iter().zip(&target).take_while(|(a, b)| a == b).count();
-    let mut parts: Vec<&str> = vec![".."; from.len() - common];
-    parts.extend(target[common..].iter().map(String::as_str));
-    if parts.is_empty() {
-        ".".to_owned()
-    } else {
-        parts.join("/")
     }
 }
 

@@ -13,6 +13,7 @@ use pacquet_lockfile::{
 };
 
 use super::InstallError;
+use crate::layout::{normalize, relative};
 
 pub const LOCKFILE_NAME: &str = "pnpm-lock.yaml";
 
@@ -67,7 +68,7 @@ pub fn read_checked_lockfile(
     // applied, so the importers hold the overridden specifiers.
     let overridden: Vec<ProjectManifest> = projects
         .iter()
-        .map(|p| apply_overrides(&p.manifest, &overrides, &p.id))
+        .map(|p| apply_overrides(&p.manifest, &rebase_local_overrides(&overrides, &p.id)))
         .collect();
     let pairs: Vec<(&str, &ProjectManifest)> = projects
         .iter()
@@ -105,6 +106,33 @@ fn read_projects(config: &Config) -> Result<Vec<Project>, InstallError> {
                 manifest,
             })
         })
+        .collect()
+}
+
+/// `overrides` as seen from the project `importer_id`: `link:`/`file:`
+/// paths are relative to the workspace root in the settings and relative
+/// to the project in its importer (`link:./vendor/x` is
+/// `link:../../vendor/x` for `packages/p`).
+fn rebase_local_overrides(
+    overrides: &IndexMap<String, String>,
+    importer_id: &str,
+) -> IndexMap<String, String> {
+    if importer_id == "." {
+        return overrides.clone();
+    }
+    let rebase = |value: &str| {
+        for protocol in ["link:", "file:"] {
+            if let Some(path) = value.strip_prefix(protocol)
+                && !path.starts_with('/')
+            {
+                return format!("{protocol}{}", relative(importer_id, &normalize(path)));
+            }
+        }
+        value.to_owned()
+    };
+    overrides
+        .iter()
+        .map(|(key, value)| (key.clone(), rebase(value)))
         .collect()
 }
 
@@ -163,5 +191,29 @@ fn expected_settings(
                 )
             })
             .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn local_override_paths_are_rebased_per_project() {
+        let overrides: IndexMap<String, String> = [
+            ("left-pad", "link:./vendor/left-pad"),
+            ("tgz", "file:vendor/x.tgz"),
+            ("abs", "link:/opt/x"),
+            ("ms", "2.1.2"),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_owned(), v.to_owned()))
+        .collect();
+        let p = rebase_local_overrides(&overrides, "packages/p");
+        assert_eq!(p["left-pad"], "link:../../vendor/left-pad");
+        assert_eq!(p["tgz"], "file:../../vendor/x.tgz");
+        assert_eq!(p["abs"], "link:/opt/x");
+        assert_eq!(p["ms"], "2.1.2");
+        assert_eq!(rebase_local_overrides(&overrides, "."), overrides);
     }
 }
