@@ -137,8 +137,7 @@ pub fn install(
         offline_check(&plan, &rows.partition().1)?;
         let reconciled = reconcile()?;
         let fresh = !root.join(&opts.virtual_store_dir).exists();
-        let in_place = &reconciled.in_place;
-        dirs::create_dirs(root, plan.dirs.iter().filter(|d| !in_place.has_dir(d)))?;
+        dirs::create_dirs(root, reconciled.in_place.missing_dirs(&plan.dirs))?;
         (rows, reconciled, fresh)
     } else {
         let reconciled = reconcile()?;
@@ -147,8 +146,7 @@ pub fn install(
         // mkdirs need nothing from each other: overlap them.
         let (rows, dirs) = std::thread::scope(|s| {
             let rows = s.spawn(prefetch);
-            let in_place = &reconciled.in_place;
-            let dirs = dirs::create_dirs(root, plan.dirs.iter().filter(|d| !in_place.has_dir(d)));
+            let dirs = dirs::create_dirs(root, reconciled.in_place.missing_dirs(&plan.dirs));
             (rows.join(), dirs)
         });
         dirs?;

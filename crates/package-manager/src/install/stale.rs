@@ -83,6 +83,11 @@ impl InPlace {
     pub fn has_link(&self, link: &Symlink) -> bool {
         self.links.get(link.path.as_str()) == Some(&link.target)
     }
+
+    /// The planned directories not already in place.
+    pub fn missing_dirs<'p>(&self, dirs: &'p [String]) -> impl Iterator<Item = &'p String> {
+        dirs.iter().filter(|d| !self.has_dir(d))
+    }
 }
 
 /// Removes whatever the previous install left that `new.plan` does not want.
