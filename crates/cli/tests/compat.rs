@@ -183,18 +183,10 @@ fn warm_install_downloads_nothing() {
 fn repeat_install_keeps_the_tree() {
     let registry = Registry::start_fixtures();
     let tmp = tempfile::tempdir().unwrap();
-    let env = PnpmEnv::new(&tmp.path().join("env"), &registry.url());
-    let project = tmp.path().join("project");
-    prepare_project("combined", &project, &registry.url());
-    pacquet_install_ok(&env, &project, &[]);
-    let copy = tmp.path().join("copy");
-    snapshot(&project, &copy);
-    registry.reset_requests();
-    pacquet_install_ok(&env, &project, &[]);
+    let installed = Installed::combined(&registry, tmp.path());
+    pacquet_install_ok(&installed.env, &installed.project, &[]);
     assert_eq!(registry.total_requests(), 0);
-    let opts = DiffOptions::for_installs(&copy, &env.store_dir, &project, &env.store_dir)
-        .substitute(copy.display().to_string(), "<PROJECT>");
-    assert_trees_equal(&copy, &project, &opts);
+    installed.assert_unchanged();
 }
 
 /// pnpm 12 run offline over pacquet's install says what it says over its
@@ -224,22 +216,43 @@ fn pnpm_after_pacquet_changes_nothing() {
     let by_pnpm = pnpm_install_fixture(&registry, "combined", &tmp.path().join("pnpm"));
     let expected = pnpm_again(&by_pnpm.env, &by_pnpm.project);
 
-    let env = PnpmEnv::new(&tmp.path().join("env"), &registry.url());
-    let project = tmp.path().join("project");
-    prepare_project("combined", &project, &registry.url());
-    pacquet_install_ok(&env, &project, &[]);
-    let copy = tmp.path().join("copy");
-    snapshot(&project, &copy);
-    registry.reset_requests();
+    let installed = Installed::combined(&registry, tmp.path());
 
-    let said = pnpm_again(&env, &project);
+    let said = pnpm_again(&installed.env, &installed.project);
 
     assert_eq!(said, expected);
     assert!(said.contains("Lockfile is up to date"), "{said}");
     assert_eq!(registry.total_requests(), 0);
-    let opts = DiffOptions::for_installs(&copy, &env.store_dir, &project, &env.store_dir)
-        .substitute(copy.display().to_string(), "<PROJECT>");
-    assert_trees_equal(&copy, &project, &opts);
+    installed.assert_unchanged();
+}
+
+/// The `combined` fixture installed by pacquet, with a copy of the tree
+/// taken right after; the registry's request log starts afresh.
+struct Installed {
+    env: PnpmEnv,
+    project: std::path::PathBuf,
+    copy: std::path::PathBuf,
+}
+
+impl Installed {
+    fn combined(registry: &Registry, tmp: &Path) -> Installed {
+        let env = PnpmEnv::new(&tmp.join("env"), &registry.url());
+        let project = tmp.join("project");
+        prepare_project("combined", &project, &registry.url());
+        pacquet_install_ok(&env, &project, &[]);
+        let copy = tmp.join("copy");
+        snapshot(&project, &copy);
+        registry.reset_requests();
+        Installed { env, project, copy }
+    }
+
+    /// The tree equals the copy taken after the install.
+    fn assert_unchanged(&self) {
+        let store = &self.env.store_dir;
+        let opts = DiffOptions::for_installs(&self.copy, store, &self.project, store)
+            .substitute(self.copy.display().to_string(), "<PROJECT>");
+        assert_trees_equal(&self.copy, &self.project, &opts);
+    }
 }
 
 /// `cp -a` keeps symlinks and modes.
