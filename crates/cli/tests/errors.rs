@@ -53,6 +53,23 @@ fn patched_dependencies_are_refused_before_anything_is_written() {
     assert!(!project.join("node_modules").exists());
 }
 
+/// pnpm 12.21: "Cannot resolve version $nothere in overrides", exit 1.
+#[test]
+fn an_override_naming_no_root_dependency_is_refused() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let (env, project) = setup(&registry, tmp.path(), "basic");
+    let settings = project.join("pnpm-workspace.yaml");
+    let mut text = std::fs::read_to_string(&settings).unwrap_or_default();
+    text.push_str("\noverrides:\n  pq-plain: $nothere\n");
+    std::fs::write(&settings, text).unwrap();
+    let out = pacquet(&env, &project, &["install", "--frozen-lockfile"]);
+    assert_fails_with(&out, "ERR_PNPM_CANNOT_RESOLVE_OVERRIDE_VERSION");
+    let unwrapped: String = stderr(&out).split_whitespace().collect();
+    assert!(unwrapped.contains("$nothere"), "{}", stderr(&out));
+    assert!(!project.join("node_modules").exists());
+}
+
 #[test]
 fn hoisted_node_linker_is_refused_before_anything_is_written() {
     let registry = Registry::start_fixtures();
