@@ -19,7 +19,6 @@ mod conflict;
 mod error;
 mod link;
 mod name;
-mod relative;
 mod runtime;
 mod shim;
 
@@ -28,6 +27,5 @@ pub use conflict::owns_command;
 pub use error::BinError;
 pub use link::{BinSource, LinkedBin, link_bins};
 pub use name::is_valid_bin_name;
-pub use relative::relative_path;
 pub use runtime::{Runtime, detect_runtime};
 pub use shim::{SHIM_TARGET_MARKER, shim_script};

@@ -3,8 +3,8 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use crate::relative::relative_path;
 use crate::runtime::{Runtime, detect_runtime};
+use pacquet_planner::layout::relative_path;
 
 /// Fixed head of every shim: resolve `$0` to the shim's real directory and
 /// detect Cygwin/MSYS/WSL. Recorded from pnpm 12.21.0 output.
@@ -28,7 +28,6 @@ pub fn shim_script(
     node_path: &[PathBuf],
 ) -> String {
     let rel = relative_path(shim_dir, target);
-    let rel = rel.to_string_lossy();
     let quoted = quote(&rel);
     let mut out = String::with_capacity(PROLOGUE.len() + 1536);
     out.push_str(PROLOGUE);
@@ -57,7 +56,7 @@ fn write_node_path(out: &mut String, shim_dir: &Path, node_path: &[PathBuf]) {
             list.push(':');
         }
         let rel = relative_path(shim_dir, dir);
-        let _ = write!(list, "\"$basedir_abs\"/{}", quote(&rel.to_string_lossy()));
+        let _ = write!(list, "\"$basedir_abs\"/{}", quote(&rel));
     }
     if list.is_empty() {
         return;

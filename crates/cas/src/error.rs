@@ -50,4 +50,22 @@ pub enum CasError {
         #[source]
         source: std::io::Error,
     },
+
+    #[error("Cannot take the store lock {path}: {source}")]
+    #[diagnostic(
+        code(ERR_PNPM_STORE_DIR_ACQUIRE_OPERATION_LOCK),
+        help("Check that the lock directory is writable (it is under $XDG_RUNTIME_DIR or /tmp).")
+    )]
+    Lock {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+impl CasError {
+    pub(crate) fn lock(path: &std::path::Path) -> impl FnOnce(std::io::Error) -> Self {
+        let path = path.to_owned();
+        move |source| CasError::Lock { path, source }
+    }
 }

@@ -12,7 +12,7 @@ use std::{
 };
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use pacquet_package_manager::reporter::{DirectDependency, Event, Origin, Reporter, ScriptEvent};
+use pacquet_installer::reporter::{DirectDependency, Event, Origin, Reporter, ScriptEvent};
 
 #[derive(Default)]
 struct Counters {
@@ -382,7 +382,7 @@ impl Reporter for NdjsonReporter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use pacquet_package_manager::reporter::ScriptSource;
+    use pacquet_installer::reporter::ScriptSource;
 
     fn source() -> ScriptSource<'static> {
         ScriptSource {

@@ -1,5 +1,5 @@
 //! `pacquet fetch`: fill the store from pnpm-lock.yaml (see
-//! `pacquet_package_manager::install::fetch`).
+//! `pacquet_installer::fetch`).
 
 use pacquet_config::CliOverrides;
 
@@ -18,8 +18,7 @@ pub fn run(cli: &Cli, args: &FetchArgs, runtime: &tokio::runtime::Handle) -> Cli
     )?;
     let cwd = cwd(cli)?;
     let reporter = reporter(cli, &cwd);
-    let summary = pacquet_package_manager::install::fetch(&config, runtime, reporter.as_ref())
-        .map_err(boxed)?;
+    let summary = pacquet_installer::fetch(&config, runtime, reporter.as_ref()).map_err(boxed)?;
     info(
         cli,
         &cwd,

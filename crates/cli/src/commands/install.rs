@@ -4,8 +4,8 @@ use std::io::IsTerminal;
 
 use miette::Diagnostic;
 use pacquet_config::{CliOverrides, LoadOptions};
-use pacquet_package_manager::{
-    install::{InstallRequest, install},
+use pacquet_installer::{
+    InstallRequest, install,
     reporter::{Reporter, SilentReporter},
 };
 

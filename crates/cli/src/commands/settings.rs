@@ -4,7 +4,7 @@ use std::{io::IsTerminal, path::PathBuf};
 
 use miette::Diagnostic;
 use pacquet_config::{CliOverrides, Config, LoadOptions};
-use pacquet_package_manager::reporter::{Reporter, SilentReporter};
+use pacquet_installer::reporter::{Reporter, SilentReporter};
 
 use crate::{
     args::{Cli, Reporter as ReporterKind},

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use pacquet_config::Config;
-use pacquet_package_manager::store_ops::{StoreOpsError, add_tarballs};
+use pacquet_store_ops::{StoreOpsError, add_tarballs};
 
 use crate::{
     args::Cli,

@@ -2,7 +2,7 @@
 //! (`Removed 1 file (7 bytes)`, `Removed 0 packages`).
 
 use pacquet_config::Config;
-use pacquet_package_manager::store_ops::prune;
+use pacquet_store_ops::prune;
 
 use crate::{
     args::Cli,

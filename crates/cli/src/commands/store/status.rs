@@ -3,7 +3,7 @@
 //! modified packages.
 
 use pacquet_config::Config;
-use pacquet_package_manager::store_ops::{StoreOpsError, modified_packages};
+use pacquet_store_ops::{StoreOpsError, modified_packages};
 
 use crate::{
     args::Cli,

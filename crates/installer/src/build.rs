@@ -1,0 +1,315 @@
+//! Dependency builds: which packages may run lifecycle scripts (the
+//! `allowBuilds` policy), how each is imported (a package that will build is
+//! copied so its scripts cannot touch store blobs; one already built is
+//! restored from the side-effects cache), and running the scripts in
+//! dependency order once everything is linked.
+
+use std::{
+    collections::{HashMap, HashSet},
+    path::{Path, PathBuf},
+    sync::{Mutex, OnceLock},
+};
+
+use pacquet_lockfile::Lockfile;
+use pacquet_scripts::{
+    BuildNode, BuildOptions, DepsHashMemo, ScriptEvent, dependency_scripts, deps_hash,
+    run_dependency_builds, side_effects_cache_key,
+};
+use pacquet_store_index::{FileInfo, IndexSender, PackageFilesIndex};
+use serde_json::Value;
+
+use super::InstallError;
+use pacquet_planner::{BuildPermission, LinkOwner, Plan, Slot};
+
+/// How one package directory is filled.
+pub enum ImportMode {
+    /// Link the row's files (hardlinks under `auto`).
+    Plain,
+    /// Copy: the package's scripts will run in it.
+    ForBuild,
+    /// The row's files with this side-effects entry applied: already built.
+    Restored(Vec<(String, FileInfo)>),
+}
+
+/// A package whose scripts will run after linking.
+struct PendingBuild {
+    files: Vec<(String, FileInfo)>,
+    cache_key: Option<String>,
+    store_key: Option<String>,
+}
+
+/// The side-effects cache and script settings a build run needs.
+#[derive(Debug, Clone, Copy)]
+pub struct BuildSettings {
+    pub child_concurrency: usize,
+    /// `sideEffectsCache`: restore packages built before.
+    pub side_effects_read: bool,
+    /// ... and record what new builds changed (not `sideEffectsCacheReadonly`).
+    pub side_effects_write: bool,
+}
+
+/// The builds of one install: which packages are imported for building
+/// (collected while they are imported, since only the store row says a
+/// package needs a build), and running them once everything is linked.
+/// Whether a package may build was decided by the planner
+/// ([`Slot::build`]).
+pub struct Builds<'a> {
+    lockfile: &'a Lockfile,
+    settings: BuildSettings,
+    /// `<platform>;<arch>;node<major>`, known only when node runs. Asked
+    /// only when a package is allowed to build: `node --version` costs a
+    /// process spawn (~40 ms here) that most installs never need.
+    engine: OnceLock<Option<(&'static str, &'static str, u32)>>,
+    memo: Mutex<DepsHashMemo>,
+    pending: Mutex<HashMap<usize, PendingBuild>>,
+    ignored: Mutex<Vec<String>>,
+    /// depPaths of packages that need a build `--ignore-scripts` skipped.
+    not_built: Mutex<Vec<String>>,
+    /// `node_modules/.pnpm/lock.yaml` of the last install that finished.
+    current_lockfile: PathBuf,
+    /// Its snapshot keys, read only when a complete package wants a build.
+    finished: OnceLock<HashSet<String>>,
+}
+
+impl<'a> Builds<'a> {
+    pub fn new(settings: BuildSettings, lockfile: &'a Lockfile, current_lockfile: PathBuf) -> Self {
+        Builds {
+            lockfile,
+            settings,
+            engine: OnceLock::new(),
+            memo: Mutex::new(DepsHashMemo::new()),
+            pending: Mutex::new(HashMap::new()),
+            ignored: Mutex::new(Vec::new()),
+            not_built: Mutex::new(Vec::new()),
+            current_lockfile,
+            finished: OnceLock::new(),
+        }
+    }
+
+    fn engine(&self) -> Option<(&'static str, &'static str, u32)> {
+        *self.engine.get_or_init(|| {
+            pacquet_scripts::node_major().map(|major| {
+                (
+                    pacquet_scripts::node_platform(),
+                    pacquet_scripts::node_arch(),
+                    major,
+                )
+            })
+        })
+    }
+
+    /// Decides how slot `i` is imported from `row`.
+    pub fn mode(&self, i: usize, slot: &Slot, row: &PackageFilesIndex) -> ImportMode {
+        if row.requires_build != Some(true) {
+            return ImportMode::Plain;
+        }
+        match slot.build {
+            BuildPermission::Allowed => {}
+            BuildPermission::Denied => return ImportMode::Plain,
+            BuildPermission::ScriptsIgnored => {
+                // pnpm lists them in `pendingBuilds`, approved or not.
+                lock(&self.not_built).push(slot.dep_path.as_str().to_owned());
+                return ImportMode::Plain;
+            }
+            BuildPermission::NotApproved => {
+                let id = format!("{}@{}", slot.name(), slot.dep_path.version());
+                let mut ignored = lock(&self.ignored);
+                if !ignored.contains(&id) {
+                    ignored.push(id);
+                }
+                return ImportMode::Plain;
+            }
+        }
+        let cache_key = self.engine().map(|(platform, arch, major)| {
+            let hash = deps_hash(self.lockfile, &slot.dep_path, &mut lock(&self.memo));
+            side_effects_cache_key(
+                platform,
+                arch,
+                major,
+                Some(&hash),
+                slot.dep_path.patch_hash(),
+            )
+        });
+        if self.settings.side_effects_read
+            && let Some(key) = &cache_key
+            && let Some((_, diff)) = row.side_effects.iter().flatten().find(|(k, _)| k == key)
+        {
+            return ImportMode::Restored(apply_diff(&row.files, diff));
+        }
+        let build = PendingBuild {
+            files: row.files.clone(),
+            cache_key,
+            store_key: slot.store_key.clone(),
+        };
+        lock(&self.pending).insert(i, build);
+        ImportMode::ForBuild
+    }
+
+    pub fn has_pending(&self) -> bool {
+        !lock(&self.pending).is_empty()
+    }
+
+    /// Slot `i` was already complete on disk. It was built before only if
+    /// the install that placed it finished (its current lockfile lists the
+    /// package); an install killed between import and build left it unbuilt.
+    pub fn already_complete(&self, i: usize, slot: &Slot) {
+        let finished = self.finished.get_or_init(|| {
+            let Ok(Some(current)) = pacquet_lockfile::read_lockfile(&self.current_lockfile) else {
+                return HashSet::new();
+            };
+            current
+                .snapshots
+                .keys()
+                .map(|k| k.as_str().to_owned())
+                .collect()
+        });
+        if finished.contains(slot.dep_path.as_str()) {
+            lock(&self.pending).remove(&i);
+        }
+    }
+
+    /// `name@version` of packages that wanted to build but are not in
+    /// `allowBuilds`, sorted.
+    pub fn ignored(&self) -> Vec<String> {
+        let mut ignored = lock(&self.ignored).clone();
+        ignored.sort();
+        ignored
+    }
+
+    /// depPaths of packages whose build `--ignore-scripts` skipped.
+    pub fn not_built(&self) -> Vec<String> {
+        lock(&self.not_built).clone()
+    }
+
+    /// Runs the pending builds in dependency order, then uploads what each
+    /// build changed into the store row's `sideEffects`. Returns the
+    /// optional packages whose build failed, with the error text.
+    pub fn run(&self, run: &BuildRun<'_>) -> Result<Vec<(usize, String)>, InstallError> {
+        let BuildRun {
+            root,
+            plan,
+            manifests,
+            cas,
+            sender,
+            extra_bin_dirs,
+            report,
+        } = run;
+        let root = *root;
+        let pending = std::mem::take(&mut *lock(&self.pending));
+        if pending.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut deps: Vec<Vec<usize>> = vec![Vec::new(); plan.slots.len()];
+        for link in &plan.symlinks {
+            if let (LinkOwner::Slot(from), Some(to)) = (link.owner, link.target_slot) {
+                deps[from].push(to);
+            }
+        }
+        let nodes: Vec<BuildNode> = plan
+            .slots
+            .iter()
+            .enumerate()
+            .map(|(i, slot)| {
+                let package_dir = root.join(&slot.package_dir);
+                let mut manifest = manifests[i].get().cloned().unwrap_or(Value::Null);
+                if pending.contains_key(&i) {
+                    // The whole `package.json`: `npm_package_config_*` and
+                    // friends come from fields the stored manifest may lack.
+                    if let Some(full) = read_json(&package_dir.join("package.json")) {
+                        manifest = full;
+                    }
+                }
+                let stages = if pending.contains_key(&i) {
+                    let gyp = package_dir.join("binding.gyp").exists();
+                    dependency_scripts(&manifest, gyp)
+                } else {
+                    Vec::new()
+                };
+                BuildNode {
+                    name: slot.name().to_owned(),
+                    version: slot.dep_path.version().to_owned(),
+                    pkg_id: slot.dep_path.package_id().to_owned(),
+                    package_dir,
+                    manifest,
+                    stages,
+                    deps: std::mem::take(&mut deps[i]),
+                    optional: slot.optional,
+                }
+            })
+            .collect();
+        let after_build = |i: usize| -> Result<(), pacquet_scripts::ScriptsError> {
+            let Some(build) = pending.get(&i) else {
+                return Ok(());
+            };
+            let (Some(sender), Some(cache_key), Some(store_key), true) = (
+                sender.as_ref(),
+                build.cache_key.as_ref(),
+                build.store_key.as_ref(),
+                self.settings.side_effects_write,
+            ) else {
+                return Ok(());
+            };
+            let write = |content: &[u8], exec: bool| cas.write(content, exec).map(|f| f.digest);
+            let diff =
+                pacquet_scripts::diff_package_dir(&nodes[i].package_dir, &build.files, &write)?;
+            sender.put_side_effects(store_key.clone(), cache_key.clone(), diff);
+            Ok(())
+        };
+        let opts = BuildOptions {
+            child_concurrency: self.settings.child_concurrency,
+            init_cwd: root,
+            extra_bin_dirs,
+            reporter: Some(report),
+            after_build: Some(&after_build),
+            ..BuildOptions::default()
+        };
+        let report = run_dependency_builds(&nodes, &opts)?;
+        Ok(report
+            .failed_optional
+            .into_iter()
+            .map(|(i, err)| (i, err.to_string()))
+            .collect())
+    }
+}
+
+/// What running the builds needs from the install.
+pub struct BuildRun<'a> {
+    pub root: &'a Path,
+    pub plan: &'a Plan,
+    pub manifests: &'a [std::sync::OnceLock<Value>],
+    pub cas: &'a pacquet_cas::Cas,
+    /// Where side-effects uploads go (`None`: not recorded).
+    pub sender: Option<IndexSender>,
+    /// `PATH` entries after the package's own `.bin` dirs.
+    pub extra_bin_dirs: &'a [PathBuf],
+    pub report: &'a (dyn Fn(&ScriptEvent<'_>) + Sync),
+}
+
+fn read_json(path: &Path) -> Option<Value> {
+    serde_json::from_slice(&std::fs::read(path).ok()?).ok()
+}
+
+/// `added ∪ (files − deleted)`, sorted by path.
+fn apply_diff(
+    files: &[(String, FileInfo)],
+    diff: &pacquet_store_index::SideEffectsDiff,
+) -> Vec<(String, FileInfo)> {
+    let deleted: std::collections::HashSet<&str> =
+        diff.deleted.iter().flatten().map(String::as_str).collect();
+    let added = diff.added.as_deref().unwrap_or_default();
+    let replaced: std::collections::HashSet<&str> = added.iter().map(|(p, _)| p.as_str()).collect();
+    let mut out: Vec<(String, FileInfo)> = files
+        .iter()
+        .filter(|(p, _)| !deleted.contains(p.as_str()) && !replaced.contains(p.as_str()))
+        .cloned()
+        .collect();
+    out.extend(added.iter().cloned());
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out
+}
+
+/// A poisoned lock still holds consistent data here: every critical
+/// section is a single push or insert.
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
+}

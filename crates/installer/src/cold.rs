@@ -1,0 +1,166 @@
+//! The cold set: packages missing from the store. Downloads run on the tokio
+//! runtime (at most `networkConcurrency` at a time); each tarball is handed
+//! over a bounded channel to the rayon pool, which inflates it into the CAS,
+//! links it into every slot that uses it and queues its index row.
+
+use std::collections::HashMap;
+
+use futures_util::{StreamExt, TryStreamExt, stream};
+use pacquet_planner::{FetchSource, Plan};
+use pacquet_sources::{Downloader, source_url};
+use pacquet_tarball::{ExtractLimits, extract_to_store};
+use rayon::prelude::*;
+
+use crate::{InstallError, files::LinkContext, local, reporter::Origin, store::Store};
+
+/// Slots sharing one tarball (peer variants): fetched once, linked into each.
+pub(crate) struct Group {
+    pub slots: Vec<usize>,
+}
+
+pub fn fetch_and_link(
+    runtime: &tokio::runtime::Handle,
+    ctx: &LinkContext<'_>,
+    fetch: &Downloader<'_>,
+    store: &Store,
+    plan: &Plan,
+    cold: &[usize],
+) -> Result<(), InstallError> {
+    // Directories and git repositories are fetched without the download
+    // pipeline.
+    let (cold, local): (Vec<usize>, Vec<usize>) = cold.iter().copied().partition(|&i| {
+        !matches!(
+            plan.slots[i].fetch,
+            FetchSource::Directory { .. } | FetchSource::Git { .. }
+        )
+    });
+    local::link_local(ctx, store, plan, &local)?;
+    fetch_to_store(runtime, Some(ctx), fetch, store, plan, &cold)
+}
+
+/// Downloads the `cold` slots into the CAS and queues their index rows;
+/// with `link`, also imports each package into its slots. `pacquet fetch`
+/// passes `None`: it fills the store and creates no `node_modules`.
+/// Directory and git slots are not downloads: [`fetch_and_link`] takes
+/// them elsewhere, and `pacquet fetch` leaves them to the install.
+pub fn fetch_to_store(
+    runtime: &tokio::runtime::Handle,
+    link: Option<&LinkContext<'_>>,
+    fetch: &Downloader<'_>,
+    store: &Store,
+    plan: &Plan,
+    cold: &[usize],
+) -> Result<(), InstallError> {
+    let cold: Vec<usize> = cold
+        .iter()
+        .copied()
+        .filter(|&i| {
+            !matches!(
+                plan.slots[i].fetch,
+                FetchSource::Directory { .. } | FetchSource::Git { .. }
+            )
+        })
+        .collect();
+    if cold.is_empty() {
+        return Ok(());
+    }
+    let groups = group_by_source(plan, &cold);
+    fetch.ready()?;
+    let sender = store.sender()?;
+    // Bounded so tarballs waiting for a CPU never pile up in memory.
+    let (tx, mut rx) = tokio::sync::mpsc::channel::<(usize, Vec<u8>)>(32);
+
+    std::thread::scope(|s| {
+        let consumer = s.spawn(|| {
+            std::iter::from_fn(|| rx.blocking_recv())
+                .par_bridge()
+                .try_for_each(|(g, tarball)| {
+                    let group = &groups[g];
+                    let first = &plan.slots[group.slots[0]];
+                    let package_id = first.dep_path.package_id();
+                    let raw = extract_to_store(
+                        &store.cas,
+                        &tarball,
+                        package_id,
+                        &ExtractLimits::default(),
+                    )?;
+                    drop(tarball);
+                    let row = match &first.fetch {
+                        FetchSource::GitHostedTarball {
+                            url,
+                            integrity,
+                            path,
+                        } => {
+                            // pnpm keeps the archive as downloaded too.
+                            if let Some(integrity) = integrity {
+                                sender.put(format!("{integrity}\t{url}"), raw.clone());
+                            }
+                            // `pacquet fetch` stores the archive; the install
+                            // prepares it.
+                            if link.is_none() {
+                                return Ok(());
+                            }
+                            pacquet_sources::prepare_git_hosted(
+                                &store.cas,
+                                first.prepare.may_run(),
+                                package_id,
+                                &raw,
+                                path.as_deref(),
+                            )?
+                        }
+                        _ => raw,
+                    };
+                    if let Some(ctx) = link {
+                        for &i in &group.slots {
+                            ctx.import(i, &plan.slots[i], &row, Origin::Network, None)?;
+                        }
+                    }
+                    if let Some(key) = &first.store_key {
+                        sender.put(key.clone(), row);
+                    }
+                    Ok::<(), InstallError>(())
+                })
+        });
+        let downloads = runtime.block_on(async {
+            let tx = tx;
+            stream::iter(groups.iter().enumerate())
+                .map(|(g, group)| {
+                    let tx = tx.clone();
+                    async move {
+                        let slot = &plan.slots[group.slots[0]];
+                        let bytes = fetch.download(slot).await?;
+                        // A closed channel means the consumer failed; its
+                        // error is the one to report.
+                        let _ = tx.send((g, bytes)).await;
+                        Ok::<(), InstallError>(())
+                    }
+                })
+                .buffer_unordered(fetch.concurrency())
+                .try_collect::<Vec<()>>()
+                .await
+        });
+        let consumed = consumer.join().map_err(|_| InstallError::Internal {
+            what: "tarball extraction panicked".into(),
+        })?;
+        consumed?;
+        downloads.map(|_| ())
+    })
+}
+
+/// Slots sharing one store key (or source), first-seen order.
+pub(crate) fn group_by_source(plan: &Plan, cold: &[usize]) -> Vec<Group> {
+    let mut by_key: HashMap<&str, usize> = HashMap::new();
+    let mut groups: Vec<Group> = Vec::new();
+    for &i in cold {
+        let slot = &plan.slots[i];
+        let key = slot.store_key.as_deref().unwrap_or(source_url(&slot.fetch));
+        match by_key.get(key) {
+            Some(&g) => groups[g].slots.push(i),
+            None => {
+                by_key.insert(key, groups.len());
+                groups.push(Group { slots: vec![i] });
+            }
+        }
+    }
+    groups
+}

@@ -1,0 +1,141 @@
+use std::path::PathBuf;
+
+use miette::Diagnostic;
+use thiserror::Error;
+
+/// Everything that can stop an install. Causes keep their own pnpm codes;
+/// variants here add codes for failures that belong to the install itself.
+#[derive(Debug, Error, Diagnostic)]
+pub enum InstallError {
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Lockfile(pacquet_lockfile::LockfileError),
+
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Config(pacquet_config::ConfigError),
+
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Plan(#[from] pacquet_planner::PlanError),
+
+    /// Without `--frozen-lockfile`, a lockfile that would need resolving.
+    #[error("pnpm-lock.yaml must be updated, and pacquet cannot resolve dependencies yet")]
+    #[diagnostic(
+        code(ERR_PACQUET_RESOLUTION_NOT_SUPPORTED),
+        help("Run `pnpm install` to update pnpm-lock.yaml, then run pacquet again.")
+    )]
+    NeedsResolution(#[source] Box<pacquet_lockfile::LockfileError>),
+
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Tarball(#[from] pacquet_tarball::TarballError),
+
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Source(#[from] pacquet_sources::SourceError),
+
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Bins(#[from] pacquet_bins::BinError),
+
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    LifecycleScripts(#[from] pacquet_scripts::ScriptsError),
+
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    StoreIndex(#[from] pacquet_store_index::StoreIndexError),
+
+    #[error(
+        "Failed to fetch tarball for {package_id} from {tarball_url} in offline mode: snapshot not present in local store"
+    )]
+    #[diagnostic(
+        code(ERR_PNPM_NO_OFFLINE_TARBALL),
+        help(
+            "Drop `--offline` (or `offline=true` in pnpm-workspace.yaml) or run an online install first to populate the store."
+        )
+    )]
+    NoOfflineTarball {
+        package_id: String,
+        tarball_url: String,
+    },
+
+    #[error("Package {package_id} in the store is {found}, but the lockfile wants {wanted}")]
+    #[diagnostic(
+        code(ERR_PNPM_UNEXPECTED_PKG_CONTENT_IN_STORE),
+        help(
+            "The store entry is inconsistent; run `pnpm store prune` or remove the store and retry."
+        )
+    )]
+    UnexpectedStoreContent {
+        package_id: String,
+        found: String,
+        wanted: String,
+    },
+
+    #[error("nodeLinker: {linker} is not supported")]
+    #[diagnostic(
+        code(ERR_PACQUET_UNSUPPORTED_NODE_LINKER),
+        help(
+            "pacquet builds the isolated layout only; remove `nodeLinker` from pnpm-workspace.yaml or install this project with pnpm."
+        )
+    )]
+    UnsupportedNodeLinker { linker: &'static str },
+
+    #[error("Cannot install {package_id}: applying patchedDependencies is not supported yet")]
+    #[diagnostic(
+        code(ERR_PACQUET_UNSUPPORTED_PATCHED_DEPENDENCY),
+        help(
+            "pacquet does not apply patches yet; install this project with pnpm, or remove the entry from patchedDependencies."
+        )
+    )]
+    UnsupportedPatch { package_id: String },
+
+    #[error("Failed to import {path}: {source}")]
+    #[diagnostic(
+        code(ERR_PACQUET_IMPORT_PACKAGE),
+        help("Check that the store and node_modules are writable and on a healthy filesystem.")
+    )]
+    Import {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+
+    #[error("The package import method '{method}' is not supported here: {source}")]
+    #[diagnostic(
+        code(ERR_PNPM_UNSUPPORTED_IMPORT_METHOD),
+        help("Use packageImportMethod: auto, hardlink or copy.")
+    )]
+    ImportMethodUnsupported {
+        method: &'static str,
+        #[source]
+        source: std::io::Error,
+    },
+
+    #[error("Failed to write {path}: {source}")]
+    #[diagnostic(
+        code(ERR_PACQUET_WRITE),
+        help("Check that node_modules is writable and the disk is not full.")
+    )]
+    Write {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+
+    #[error("An install task stopped unexpectedly: {what}")]
+    #[diagnostic(
+        code(ERR_PACQUET_INTERNAL),
+        help("This is a bug in pacquet; rerun the install, and report it if it persists.")
+    )]
+    Internal { what: String },
+}
+
+impl InstallError {
+    pub(crate) fn write(path: impl Into<PathBuf>) -> impl FnOnce(std::io::Error) -> Self {
+        let path = path.into();
+        move |source| InstallError::Write { path, source }
+    }
+}

@@ -1,0 +1,219 @@
+//! Reading the wanted lockfile and the `--frozen-lockfile` gates
+//! (lockfile.md §8): it exists, parses, matches the settings and satisfies
+//! every project's `package.json`.
+
+use std::path::{Path, PathBuf};
+
+use indexmap::IndexMap;
+
+use pacquet_config::Config;
+use pacquet_lockfile::{
+    ExpectedSettings, ImporterCheckOptions, Lockfile, LockfileError, ProjectManifest,
+    apply_overrides, check_importers, check_settings, read_lockfile, resolve_override_references,
+};
+
+use super::InstallError;
+use pacquet_planner::layout::{normalize, relative};
+
+pub const LOCKFILE_NAME: &str = "pnpm-lock.yaml";
+
+/// A workspace project: its importer id (`.`, `packages/a`), directory and manifest.
+pub struct Project {
+    pub id: String,
+    pub dir: PathBuf,
+    pub manifest: ProjectManifest,
+}
+
+/// The lockfile, checked against the projects and settings.
+pub struct CheckedLockfile {
+    pub lockfile: Lockfile,
+    pub path: PathBuf,
+    pub projects: Vec<Project>,
+}
+
+/// Reads and checks the lockfile. Without `--frozen-lockfile` an up-to-date
+/// lockfile installs exactly as with it; anything that would need resolving
+/// fails, because pacquet does not resolve.
+pub fn read_checked_lockfile(
+    config: &Config,
+    frozen: bool,
+) -> Result<CheckedLockfile, InstallError> {
+    let root = &config.workspace_root;
+    let projects = read_projects(config)?;
+    let path = root.join(LOCKFILE_NAME);
+    let gate = |err: LockfileError| {
+        if frozen {
+            InstallError::Lockfile(err)
+        } else {
+            InstallError::NeedsResolution(Box::new(err))
+        }
+    };
+    let lockfile = match read_lockfile(&path).map_err(InstallError::Lockfile)? {
+        Some(lockfile) => lockfile,
+        None if projects.iter().all(|p| !p.manifest.has_dependencies()) => Lockfile {
+            lockfile_version: "9.0".into(),
+            ..Lockfile::default()
+        },
+        None => return Err(gate(LockfileError::NoLockfile)),
+    };
+    let root_manifest = projects
+        .iter()
+        .find(|p| p.id == ".")
+        .map(|p| p.manifest.clone())
+        .unwrap_or_default();
+    let overrides = resolve_override_references(&config.overrides, &root_manifest)
+        .map_err(InstallError::Lockfile)?;
+    check_settings(&lockfile, &expected_settings(config, &overrides, &lockfile)).map_err(gate)?;
+    // pnpm resolves each project from its manifest with the overrides
+    // applied, so the importers hold the overridden specifiers.
+    let overridden: Vec<ProjectManifest> = projects
+        .iter()
+        .map(|p| apply_overrides(&p.manifest, &rebase_local_overrides(&overrides, &p.id)))
+        .collect();
+    let pairs: Vec<(&str, &ProjectManifest)> = projects
+        .iter()
+        .zip(&overridden)
+        .map(|(p, manifest)| (p.id.as_str(), manifest))
+        .collect();
+    let opts = ImporterCheckOptions {
+        auto_install_peers: config.auto_install_peers,
+        exclude_links_from_lockfile: config.exclude_links_from_lockfile,
+        ignored_optional_dependencies: config.ignored_optional_dependencies.clone(),
+    };
+    check_importers(&lockfile, &pairs, &opts).map_err(gate)?;
+    Ok(CheckedLockfile {
+        lockfile,
+        path,
+        projects,
+    })
+}
+
+fn read_projects(config: &Config) -> Result<Vec<Project>, InstallError> {
+    let root = &config.workspace_root;
+    let dirs = if config.is_workspace {
+        pacquet_config::find_workspace_projects(root, &config.packages)
+            .map_err(InstallError::Config)?
+    } else {
+        vec![root.clone()]
+    };
+    dirs.into_iter()
+        .map(|dir| {
+            let manifest = ProjectManifest::from_path(&dir.join("package.json"))
+                .map_err(InstallError::Lockfile)?;
+            Ok(Project {
+                id: importer_id(root, &dir),
+                dir,
+                manifest,
+            })
+        })
+        .collect()
+}
+
+/// `overrides` as seen from the project `importer_id`: `link:`/`file:`
+/// paths are relative to the workspace root in the settings and relative
+/// to the project in its importer (`link:./vendor/x` is
+/// `link:../../vendor/x` for `packages/p`).
+fn rebase_local_overrides(
+    overrides: &IndexMap<String, String>,
+    importer_id: &str,
+) -> IndexMap<String, String> {
+    if importer_id == "." {
+        return overrides.clone();
+    }
+    let rebase = |value: &str| {
+        for protocol in ["link:", "file:"] {
+            if let Some(path) = value.strip_prefix(protocol)
+                && !path.starts_with('/')
+            {
+                return format!("{protocol}{}", relative(importer_id, &normalize(path)));
+            }
+        }
+        value.to_owned()
+    };
+    overrides
+        .iter()
+        .map(|(key, value)| (key.clone(), rebase(value)))
+        .collect()
+}
+
+/// `.` for the root, else the `/`-separated path relative to it.
+pub fn importer_id(root: &Path, dir: &Path) -> String {
+    match dir.strip_prefix(root) {
+        Ok(rel) if rel.as_os_str().is_empty() => ".".to_owned(),
+        Ok(rel) => rel.to_string_lossy().replace('\\', "/"),
+        Err(_) => dir.to_string_lossy().into_owned(),
+    }
+}
+
+fn expected_settings(
+    config: &Config,
+    overrides: &IndexMap<String, String>,
+    lockfile: &Lockfile,
+) -> ExpectedSettings {
+    ExpectedSettings {
+        overrides: overrides
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect(),
+        auto_install_peers: config.auto_install_peers,
+        exclude_links_from_lockfile: config.exclude_links_from_lockfile,
+        dedupe_peers: config.dedupe_peers,
+        peers_suffix_max_length: config.peers_suffix_max_length,
+        inject_workspace_packages: config.inject_workspace_packages,
+        ignored_optional_dependencies: config.ignored_optional_dependencies.clone(),
+        // pacquet cannot compute these checksums (pnpmfiles and package
+        // extensions run JavaScript); trust what the lockfile recorded.
+        package_extensions_checksum: lockfile.package_extensions_checksum.clone(),
+        pnpmfile_checksum: lockfile.pnpmfile_checksum.clone(),
+        patched_dependencies: lockfile
+            .patched_dependencies
+            .iter()
+            .flatten()
+            .map(|(k, v)| {
+                (
+                    k.clone(),
+                    v.as_str()
+                        .map(str::to_owned)
+                        .unwrap_or_else(|| v.to_string()),
+                )
+            })
+            .collect(),
+        catalogs: config
+            .catalogs
+            .iter()
+            .map(|(name, entries)| {
+                (
+                    name.clone(),
+                    entries
+                        .iter()
+                        .map(|(k, v)| (k.clone(), v.clone()))
+                        .collect(),
+                )
+            })
+            .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn local_override_paths_are_rebased_per_project() {
+        let overrides: IndexMap<String, String> = [
+            ("left-pad", "link:./vendor/left-pad"),
+            ("tgz", "file:vendor/x.tgz"),
+            ("abs", "link:/opt/x"),
+            ("ms", "2.1.2"),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_owned(), v.to_owned()))
+        .collect();
+        let p = rebase_local_overrides(&overrides, "packages/p");
+        assert_eq!(p["left-pad"], "link:../../vendor/left-pad");
+        assert_eq!(p["tgz"], "file:../../vendor/x.tgz");
+        assert_eq!(p["abs"], "link:/opt/x");
+        assert_eq!(p["ms"], "2.1.2");
+        assert_eq!(rebase_local_overrides(&overrides, "."), overrides);
+    }
+}

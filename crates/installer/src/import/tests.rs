@@ -1,0 +1,369 @@
+use std::{
+    os::unix::fs::{MetadataExt, PermissionsExt},
+    path::{Path, PathBuf},
+};
+
+use super::*;
+
+/// A fake CAS: blobs under `<tmp>/store`, one per (content, exec).
+struct Cas {
+    dir: PathBuf,
+}
+
+impl Cas {
+    fn new(root: &Path) -> Self {
+        let dir = root.join("store");
+        std::fs::create_dir(&dir).unwrap();
+        Cas { dir }
+    }
+
+    fn blob(&self, name: &str, content: &str, executable: bool) -> PathBuf {
+        let path = self.dir.join(name);
+        std::fs::write(&path, content).unwrap();
+        let mode = if executable { 0o755 } else { 0o644 };
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode)).unwrap();
+        path
+    }
+}
+
+fn files(cas: &Cas) -> Vec<(String, PathBuf, bool)> {
+    vec![
+        ("package.json".into(), cas.blob("a", "{}", false), false),
+        ("lib/index.js".into(), cas.blob("b", "index", false), false),
+        ("lib/deep/x/y.js".into(), cas.blob("c", "y", false), false),
+        ("bin/cli".into(), cas.blob("d", "#!/bin/sh", true), true),
+    ]
+}
+
+fn as_package_files(files: &[(String, PathBuf, bool)]) -> Vec<PackageFile<'_>> {
+    files
+        .iter()
+        .map(|(rel, src, exec)| PackageFile {
+            rel_path: rel,
+            src: src.clone(),
+            executable: *exec,
+            at: None,
+        })
+        .collect()
+}
+
+fn mode(path: &Path) -> u32 {
+    std::fs::metadata(path).unwrap().permissions().mode() & 0o777
+}
+
+#[test]
+fn hardlinks_share_the_inode() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cas = Cas::new(tmp.path());
+    let list = files(&cas);
+    let dest = tmp.path().join("pkg");
+    let state = ImportState::new();
+    let outcome = import_package(
+        &dest,
+        &as_package_files(&list),
+        ImportMethod::Hardlink,
+        &state,
+    );
+    assert_eq!(outcome.unwrap(), ImportOutcome::Imported);
+    for (rel, src, _) in &list {
+        let a = std::fs::metadata(dest.join(rel)).unwrap();
+        let b = std::fs::metadata(src).unwrap();
+        assert_eq!(a.ino(), b.ino(), "{rel}");
+    }
+    assert_eq!(state.methods_used(), vec![UsedMethod::Hardlink]);
+}
+
+#[test]
+fn auto_hardlinks_first() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cas = Cas::new(tmp.path());
+    let list = files(&cas);
+    let dest = tmp.path().join("pkg");
+    let state = ImportState::new();
+    import_package(&dest, &as_package_files(&list), ImportMethod::Auto, &state).unwrap();
+    let a = std::fs::metadata(dest.join("lib/index.js")).unwrap();
+    assert_eq!(a.ino(), std::fs::metadata(&list[1].1).unwrap().ino());
+}
+
+#[test]
+fn copy_makes_independent_files_with_exec_bits() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cas = Cas::new(tmp.path());
+    let list = files(&cas);
+    let dest = tmp.path().join("pkg");
+    let state = ImportState::new();
+    import_package(&dest, &as_package_files(&list), ImportMethod::Copy, &state).unwrap();
+    for (rel, src, exec) in &list {
+        let a = std::fs::metadata(dest.join(rel)).unwrap();
+        assert_ne!(a.ino(), std::fs::metadata(src).unwrap().ino());
+        assert_eq!(
+            std::fs::read(dest.join(rel)).unwrap(),
+            std::fs::read(src).unwrap()
+        );
+        let expected = if *exec { 0o755 } else { 0o644 };
+        assert_eq!(mode(&dest.join(rel)), expected & !umask(), "{rel}");
+    }
+    assert_eq!(state.methods_used(), vec![UsedMethod::Copy]);
+}
+
+/// Exec bits come from the file list, not from the blob's mode.
+#[test]
+fn copy_sets_exec_bit_from_the_file_list() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cas = Cas::new(tmp.path());
+    let blob = cas.blob("plain", "x", false);
+    let list = vec![("run.sh".to_owned(), blob, true)];
+    let dest = tmp.path().join("pkg");
+    let state = ImportState::new();
+    import_package(&dest, &as_package_files(&list), ImportMethod::Copy, &state).unwrap();
+    assert_eq!(mode(&dest.join("run.sh")), 0o755 & !umask());
+}
+
+/// The process umask, read without changing it.
+fn umask() -> u32 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap();
+    let line = status.lines().find(|l| l.starts_with("Umask:")).unwrap();
+    u32::from_str_radix(line["Umask:".len()..].trim(), 8).unwrap()
+}
+
+#[test]
+fn complete_package_is_skipped() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cas = Cas::new(tmp.path());
+    let list = files(&cas);
+    let dest = tmp.path().join("pkg");
+    let state = ImportState::new();
+    let pf = as_package_files(&list);
+    import_package(&dest, &pf, ImportMethod::Copy, &state).unwrap();
+    std::fs::remove_file(dest.join("lib/index.js")).unwrap();
+    let outcome = import_package(&dest, &pf, ImportMethod::Copy, &state).unwrap();
+    assert_eq!(outcome, ImportOutcome::AlreadyComplete);
+    assert!(!dest.join("lib/index.js").exists());
+}
+
+/// A directory without its marker (an interrupted import) is imported over.
+#[test]
+fn interrupted_import_is_redone() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cas = Cas::new(tmp.path());
+    let list = files(&cas);
+    let dest = tmp.path().join("pkg");
+    std::fs::create_dir_all(dest.join("lib")).unwrap();
+    std::fs::write(dest.join("lib/index.js"), "stale partial").unwrap();
+    let state = ImportState::new();
+    let pf = as_package_files(&list);
+    let outcome = import_package(&dest, &pf, ImportMethod::Hardlink, &state).unwrap();
+    assert_eq!(outcome, ImportOutcome::Imported);
+    assert_eq!(
+        std::fs::read_to_string(dest.join("lib/index.js")).unwrap(),
+        "index"
+    );
+    assert!(dest.join("package.json").exists());
+    let leftovers: Vec<_> = std::fs::read_dir(&dest)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains("pacquet-tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+#[test]
+fn marker_is_package_json_else_first_path() {
+    let pf = |p: &'static str| PackageFile {
+        rel_path: p,
+        src: PathBuf::new(),
+        executable: false,
+        at: None,
+    };
+    assert_eq!(
+        completion_marker(&[pf("z.js"), pf("package.json"), pf("a.js")]),
+        Some("package.json")
+    );
+    assert_eq!(
+        completion_marker(&[pf("z.js"), pf("b/a.js")]),
+        Some("b/a.js")
+    );
+    assert_eq!(completion_marker(&[]), None);
+}
+
+/// The marker is placed last: when importing the marker fails, the package
+/// stays incomplete and is retried next time.
+#[test]
+fn failed_marker_leaves_package_incomplete() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cas = Cas::new(tmp.path());
+    let mut list = files(&cas);
+    list[0].1 = tmp.path().join("store/missing");
+    let dest = tmp.path().join("pkg");
+    let state = ImportState::new();
+    let err = import_package(
+        &dest,
+        &as_package_files(&list),
+        ImportMethod::Hardlink,
+        &state,
+    );
+    assert!(err.is_err());
+    assert!(dest.join("lib/deep/x/y.js").exists());
+    assert!(!dest.join("package.json").exists());
+}
+
+#[test]
+fn clone_or_copy_always_produces_the_files() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cas = Cas::new(tmp.path());
+    let list = files(&cas);
+    let dest = tmp.path().join("pkg");
+    let state = ImportState::new();
+    import_package(
+        &dest,
+        &as_package_files(&list),
+        ImportMethod::CloneOrCopy,
+        &state,
+    )
+    .unwrap();
+    for (rel, src, _) in &list {
+        assert_eq!(
+            std::fs::read(dest.join(rel)).unwrap(),
+            std::fs::read(src).unwrap()
+        );
+        assert_ne!(
+            std::fs::metadata(dest.join(rel)).unwrap().ino(),
+            std::fs::metadata(src).unwrap().ino()
+        );
+    }
+    assert_eq!(mode(&dest.join("bin/cli")), 0o755 & !umask());
+}
+
+/// A destination on another filesystem than the store (`/dev/shm` is tmpfs
+/// on Linux CI machines): `hardlink` copies, `auto` downgrades to copying
+/// (tmpfs cannot clone) for the rest of the install. Where no second
+/// filesystem is available the cross-device case cannot arise.
+#[test]
+fn cross_device_falls_back_to_copy() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cas = Cas::new(tmp.path());
+    let list = files(&cas);
+    let Ok(other) = tempfile::tempdir_in("/dev/shm") else {
+        return;
+    };
+    let store_dev = std::fs::metadata(tmp.path()).unwrap().dev();
+    if std::fs::metadata(other.path()).unwrap().dev() == store_dev {
+        return;
+    }
+    let pf = as_package_files(&list);
+
+    let state = ImportState::new();
+    import_package(&other.path().join("h"), &pf, ImportMethod::Hardlink, &state).unwrap();
+    assert_eq!(state.methods_used(), vec![UsedMethod::Copy]);
+
+    let state = ImportState::new();
+    import_package(&other.path().join("a"), &pf, ImportMethod::Auto, &state).unwrap();
+    import_package(&other.path().join("b"), &pf, ImportMethod::Auto, &state).unwrap();
+    assert_eq!(state.methods_used(), vec![UsedMethod::Copy]);
+    assert_eq!(mode(&other.path().join("b/bin/cli")), 0o755 & !umask());
+    assert_eq!(
+        std::fs::read_to_string(other.path().join("b/lib/index.js")).unwrap(),
+        "index"
+    );
+}
+
+#[test]
+fn clone_only_reports_unsupported_filesystems() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cas = Cas::new(tmp.path());
+    let list = files(&cas);
+    let state = ImportState::new();
+    let result = import_package(
+        &tmp.path().join("pkg"),
+        &as_package_files(&list),
+        ImportMethod::Clone,
+        &state,
+    );
+    // Reflink-capable filesystems (btrfs, xfs) clone; others fail cleanly
+    // instead of silently copying.
+    match result {
+        Ok(_) => assert_eq!(state.methods_used(), vec![UsedMethod::Clone]),
+        Err(e) => assert!(matches!(e, crate::InstallError::Import { .. })),
+    }
+}
+
+/// The same files addressed through an open descriptor of the store dir.
+fn with_descriptors<'a>(
+    files: &'a [(String, PathBuf, bool)],
+    store: &std::fs::File,
+) -> Vec<PackageFile<'a>> {
+    use std::os::fd::AsRawFd;
+    as_package_files(files)
+        .into_iter()
+        .map(|mut f| {
+            let name = f.src.file_name().unwrap().to_str().unwrap();
+            f.at = Some(pacquet_cas::BlobAt {
+                dir: store.as_raw_fd(),
+                name: std::ffi::CString::new(name).unwrap(),
+            });
+            f
+        })
+        .collect()
+}
+
+#[test]
+fn descriptor_links_share_the_inode_and_replace_leftovers() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cas = Cas::new(tmp.path());
+    let list = files(&cas);
+    let store = std::fs::File::open(&cas.dir).unwrap();
+    let dest = tmp.path().join("pkg");
+    // A file an interrupted import left behind.
+    std::fs::create_dir_all(dest.join("lib")).unwrap();
+    std::fs::write(dest.join("lib/index.js"), "stale").unwrap();
+    let state = ImportState::new();
+    let files = with_descriptors(&list, &store);
+    let outcome = import_package(&dest, &files, ImportMethod::Auto, &state).unwrap();
+    assert_eq!(outcome, ImportOutcome::Imported);
+    for (rel, src, _) in &list {
+        let a = std::fs::metadata(dest.join(rel)).unwrap();
+        let b = std::fs::metadata(src).unwrap();
+        assert_eq!(a.ino(), b.ino(), "{rel}");
+    }
+    assert_eq!(state.methods_used(), vec![UsedMethod::Hardlink]);
+}
+
+#[test]
+fn descriptor_links_fall_back_to_the_path_for_a_bad_descriptor_entry() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cas = Cas::new(tmp.path());
+    let list = files(&cas);
+    let store = std::fs::File::open(&cas.dir).unwrap();
+    let mut files = with_descriptors(&list, &store);
+    // A name the descriptor does not have: the path still imports it.
+    files[1].at.as_mut().unwrap().name = std::ffi::CString::new("missing").unwrap();
+    let dest = tmp.path().join("pkg");
+    import_package(&dest, &files, ImportMethod::Hardlink, &ImportState::new()).unwrap();
+    assert_eq!(
+        std::fs::read_to_string(dest.join(&list[1].0)).unwrap(),
+        "index"
+    );
+}
+
+#[test]
+fn copies_ignore_descriptors() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cas = Cas::new(tmp.path());
+    let list = files(&cas);
+    let store = std::fs::File::open(&cas.dir).unwrap();
+    let dest = tmp.path().join("pkg");
+    let state = ImportState::new();
+    import_package(
+        &dest,
+        &with_descriptors(&list, &store),
+        ImportMethod::Copy,
+        &state,
+    )
+    .unwrap();
+    for (rel, src, _) in &list {
+        let a = std::fs::metadata(dest.join(rel)).unwrap();
+        let b = std::fs::metadata(src).unwrap();
+        assert_ne!(a.ino(), b.ino(), "{rel}");
+    }
+    assert_eq!(state.methods_used(), vec![UsedMethod::Copy]);
+}

@@ -1,0 +1,294 @@
+//! One install, in phases that each carry out one part of the plan: check
+//! the inputs, plan, remove what the previous install left and the plan no
+//! longer wants, create directories, import packages (warm ones from the
+//! store while cold ones download), symlinks, bins, builds, state files.
+
+mod link;
+mod prepare;
+mod summary;
+
+use std::time::SystemTime;
+
+use pacquet_config::{Config, NodeLinker};
+use pacquet_planner::{FetchSource, Plan, PlanOptions, plan};
+
+use crate::{
+    InstallError, bins,
+    build::{BuildRun, BuildSettings, Builds},
+    gates::{self, CheckedLockfile},
+    phases::Phases,
+    project_scripts::ProjectScripts,
+    reporter::{Event, Reporter},
+    settings,
+    stale::Reconciled,
+    store::Store,
+    symlinks, up_to_date,
+    write_state::{self, StateInputs},
+};
+pub use summary::InstallSummary;
+pub(crate) use summary::direct_dependencies;
+
+/// What the caller asks for; everything else comes from [`Config`].
+pub struct InstallRequest<'a> {
+    pub config: &'a Config,
+    pub frozen_lockfile: bool,
+}
+
+/// Installs the projects of `req.config` from the lockfile. Blocking: the
+/// warm set is linked on the rayon pool while downloads run on `runtime`.
+pub fn install(
+    req: &InstallRequest<'_>,
+    runtime: &tokio::runtime::Handle,
+    reporter: &dyn Reporter,
+) -> Result<InstallSummary, InstallError> {
+    let started_at = SystemTime::now();
+    let mut phases = Phases::start();
+    let config = req.config;
+    // Refused before anything is read or written: installing the isolated
+    // layout where `hoisted` or `pnp` was asked for would be a wrong tree.
+    if config.node_linker != NodeLinker::Isolated {
+        return Err(InstallError::UnsupportedNodeLinker {
+            linker: config.node_linker.as_str(),
+        });
+    }
+    let modules_dir = config.workspace_root.join(&config.modules_dir);
+    if up_to_date::is_up_to_date(config, &modules_dir, &config.virtual_store_dir) {
+        phases.mark("up-to-date");
+        reporter.report(Event::UpToDate);
+        return Ok(InstallSummary::default());
+    }
+    let report_line = |event: &pacquet_scripts::ScriptEvent<'_>| {
+        reporter.report(Event::ScriptOutput {
+            line: &event.to_line(),
+            script: event,
+        });
+    };
+    let project_scripts = ProjectScripts {
+        config,
+        report: &report_line,
+    };
+    // pnpm 12 runs the root's `preinstall` first, before the lockfile checks.
+    project_scripts.run_early()?;
+    let checked = gates::read_checked_lockfile(config, req.frozen_lockfile)?;
+    let tarball_url = |name: &str, version: &str| config.tarball_url(name, version);
+    let opts = settings::plan_options(config, &checked.projects, &tarball_url);
+    let plan = plan(&checked.lockfile, &opts)?;
+    refuse_unsupported(&plan)?;
+    phases.mark("plan");
+    report_plan(&plan, reporter);
+    let run = Run {
+        config,
+        checked: &checked,
+        plan: &plan,
+        opts: &opts,
+        reporter,
+        project_scripts: &project_scripts,
+        started_at,
+    };
+    run.execute(runtime, &mut phases)
+}
+
+/// One planned install being carried out.
+struct Run<'a> {
+    config: &'a Config,
+    checked: &'a CheckedLockfile,
+    plan: &'a Plan,
+    opts: &'a PlanOptions<'a>,
+    reporter: &'a dyn Reporter,
+    project_scripts: &'a ProjectScripts<'a>,
+    started_at: SystemTime,
+}
+
+impl Run<'_> {
+    fn execute(
+        &self,
+        runtime: &tokio::runtime::Handle,
+        phases: &mut Phases,
+    ) -> Result<InstallSummary, InstallError> {
+        let config = self.config;
+        let root = config.workspace_root.as_path();
+        // Shared with other installs, exclusive against `store prune`
+        // (pnpm 12's locks), so a prune never deletes blobs this install is
+        // about to link. Best effort: a machine without a usable lock
+        // directory still installs.
+        let _store_lock =
+            pacquet_cas::lock_store(&config.store_dir, pacquet_cas::LockMode::Shared).ok();
+        let store = Store::open(&config.store_dir);
+        let prepared = prepare::prepare(self, &store)?;
+        phases.mark("prefetch+dirs");
+        let builds = Builds::new(
+            build_settings(config),
+            &self.checked.lockfile,
+            root.join(&self.opts.virtual_store_dir).join("lock.yaml"),
+        );
+        let linked = link::link_packages(self, runtime, &store, &prepared, &builds)?;
+        phases.mark("link");
+        let links: Vec<&pacquet_planner::Symlink> = self
+            .plan
+            .symlinks
+            .iter()
+            .filter(|l| !prepared.reconciled.in_place.has_link(&l.path, &l.target))
+            .collect();
+        symlinks::create_symlinks(root, &links)?;
+        phases.mark("symlinks");
+        bins::link_all_bins(root, self.plan, self.opts, &linked.manifests)?;
+        phases.mark("bins");
+        self.run_builds(&store, &builds, &linked.manifests)?;
+        phases.mark("builds");
+        let ignored_builds = builds.ignored();
+        self.write_state(&builds, &ignored_builds, prepared.reconciled)?;
+        phases.mark("state");
+        store.finish()?;
+        phases.mark("finish");
+        if let Some(method) = linked.methods.first() {
+            self.reporter.report(Event::ImportMethod {
+                method: method.as_str(),
+            });
+        }
+        self.project_scripts
+            .run_after_build(&self.checked.projects, self.plan)?;
+        write_state::write_workspace_state(&self.state_inputs(&[], &[], None, Vec::new()))?;
+        if !ignored_builds.is_empty() && config.strict_dep_builds {
+            return Err(InstallError::LifecycleScripts(
+                pacquet_scripts::ignored_builds_error(&ignored_builds),
+            ));
+        }
+        Ok(summary::finish(self, &linked, prepared.previous_direct))
+    }
+
+    /// Runs the builds the plan allows; unlinks optional packages whose
+    /// build failed; links bins again (builds may create their targets).
+    fn run_builds(
+        &self,
+        store: &Store,
+        builds: &Builds<'_>,
+        manifests: &[std::sync::OnceLock<serde_json::Value>],
+    ) -> Result<(), InstallError> {
+        let root = self.config.workspace_root.as_path();
+        let has_builds = builds.has_pending();
+        let sender = if has_builds {
+            Some(store.sender()?)
+        } else {
+            None
+        };
+        let extra_bin_dirs = [
+            root.join(&self.opts.virtual_store_dir)
+                .join("node_modules/.bin"),
+            root.join(&self.opts.modules_dir).join(".bin"),
+        ];
+        let report_line = |event: &pacquet_scripts::ScriptEvent<'_>| {
+            self.reporter.report(Event::ScriptOutput {
+                line: &event.to_line(),
+                script: event,
+            });
+        };
+        let failed_optional = builds.run(&BuildRun {
+            root,
+            plan: self.plan,
+            manifests,
+            cas: &store.cas,
+            sender,
+            extra_bin_dirs: &extra_bin_dirs,
+            report: &report_line,
+        })?;
+        for (i, details) in &failed_optional {
+            self.reporter.report(Event::OptionalBuildFailed {
+                package_id: self.plan.slots[*i].dep_path.as_str(),
+                details,
+            });
+        }
+        symlinks::unlink_failed_optional(root, &self.plan.symlinks, &failed_optional)?;
+        // Shims already in place are left alone.
+        if has_builds {
+            bins::link_all_bins(root, self.plan, self.opts, manifests)?;
+        }
+        Ok(())
+    }
+
+    /// `lock.yaml` and `.modules.yaml`, before the projects' own scripts.
+    fn write_state(
+        &self,
+        builds: &Builds<'_>,
+        ignored_builds: &[String],
+        reconciled: Reconciled,
+    ) -> Result<(), InstallError> {
+        let mut pending_builds = self
+            .project_scripts
+            .skipped_projects(&self.checked.projects);
+        pending_builds.extend(builds.not_built());
+        pending_builds.sort();
+        pending_builds.dedup();
+        write_state::write_modules_state(&self.state_inputs(
+            ignored_builds,
+            &pending_builds,
+            reconciled.pruned_at,
+            reconciled.skipped,
+        ))
+    }
+
+    fn state_inputs<'s>(
+        &'s self,
+        ignored_builds: &'s [String],
+        pending_builds: &'s [String],
+        pruned_at: Option<String>,
+        previous_skipped: Vec<String>,
+    ) -> StateInputs<'s> {
+        StateInputs {
+            config: self.config,
+            checked: self.checked,
+            plan: self.plan,
+            opts: self.opts,
+            ignored_builds,
+            started_at: self.started_at,
+            pruned_at,
+            previous_skipped,
+            pending_builds,
+        }
+    }
+}
+
+fn build_settings(config: &Config) -> BuildSettings {
+    BuildSettings {
+        child_concurrency: config.child_concurrency.max(1),
+        side_effects_read: config.side_effects_cache,
+        side_effects_write: config.side_effects_cache && !config.side_effects_cache_readonly,
+    }
+}
+
+fn report_plan(plan: &Plan, reporter: &dyn Reporter) {
+    reporter.report(Event::Resolved {
+        total: plan.slots.len(),
+    });
+    for key in &plan.skipped {
+        reporter.report(Event::SkippedOptional {
+            package_id: key,
+            reason: "unsupported platform",
+        });
+    }
+}
+
+/// Fails before touching anything when a package cannot be fetched, so an
+/// unsupported dependency never leaves a partial tree.
+fn refuse_unsupported(plan: &Plan) -> Result<(), InstallError> {
+    // Installing a patched package unpatched would pass for pnpm's tree
+    // (same directory names) with different file contents.
+    if let Some(slot) = plan
+        .slots
+        .iter()
+        .find(|s| s.dep_path.patch_hash().is_some())
+    {
+        return Err(InstallError::UnsupportedPatch {
+            package_id: slot.dep_path.as_str().to_owned(),
+        });
+    }
+    for slot in &plan.slots {
+        if let FetchSource::Unsupported { reason } = &slot.fetch {
+            return Err(pacquet_sources::SourceError::UnsupportedResolution {
+                package_id: slot.dep_path.as_str().to_owned(),
+                reason: reason.clone(),
+            }
+            .into());
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,79 @@
+//! Importing every package: the warm set (rows in the store) on the rayon
+//! pool while the cold set downloads on the runtime; store files that fail
+//! the integrity re-check are fetched again afterwards.
+
+use std::sync::OnceLock;
+
+use pacquet_sources::Downloader;
+use serde_json::Value;
+
+use super::{Run, prepare::Prepared};
+use crate::{
+    InstallError, build::Builds, cold, files::LinkContext, import::ImportState, import::UsedMethod,
+    settings, store::Store, warm,
+};
+
+/// What importing left for the later phases and the summary.
+pub(super) struct Linked {
+    /// Bundled manifest per slot (bins and builds read them).
+    pub manifests: Vec<OnceLock<Value>>,
+    pub methods: Vec<UsedMethod>,
+    /// Package directories filled (not found complete).
+    pub imported: usize,
+    /// Slots downloaded, first pass and re-fetched damaged ones.
+    pub downloaded: usize,
+}
+
+pub(super) fn link_packages(
+    run: &Run<'_>,
+    runtime: &tokio::runtime::Handle,
+    store: &Store,
+    prepared: &Prepared,
+    builds: &Builds<'_>,
+) -> Result<Linked, InstallError> {
+    let config = run.config;
+    let root = config.workspace_root.as_path();
+    let plan = run.plan;
+    let ctx = LinkContext {
+        root,
+        cas: &store.cas,
+        method: config.package_import_method,
+        state: ImportState::new(),
+        verify: config.verify_store_integrity,
+        reporter: run.reporter,
+        manifests: (0..plan.slots.len()).map(|_| OnceLock::new()).collect(),
+        builds,
+        fresh: prepared.fresh,
+        imported: Default::default(),
+    };
+    let authorize = |url: &str, name: Option<&str>| config.authorization_for(url, name);
+    let downloader = Downloader::new(
+        settings::fetcher_options(config),
+        &authorize,
+        root.to_owned(),
+    );
+    let rows = &prepared.rows;
+    let (warm_slots, cold_slots) = rows.partition();
+    let (damaged, cold_result) = std::thread::scope(|s| {
+        let warm = s.spawn(|| warm::link_warm(&ctx, plan, rows, &warm_slots));
+        let cold = cold::fetch_and_link(runtime, &ctx, &downloader, store, plan, &cold_slots);
+        (warm.join(), cold)
+    });
+    let damaged = damaged.map_err(|_| InstallError::Internal {
+        what: "warm linking panicked".into(),
+    })??;
+    cold_result?;
+    if !damaged.is_empty() {
+        // Store files that failed the integrity re-check: fetch them again.
+        if config.offline {
+            super::prepare::offline_check(plan, &damaged)?;
+        }
+        cold::fetch_and_link(runtime, &ctx, &downloader, store, plan, &damaged)?;
+    }
+    Ok(Linked {
+        methods: ctx.state.methods_used(),
+        imported: ctx.imported.into_inner(),
+        manifests: ctx.manifests,
+        downloaded: cold_slots.len() + damaged.len(),
+    })
+}

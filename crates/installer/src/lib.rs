@@ -1,0 +1,40 @@
+//! Carrying out an install. The planner decides (a `pacquet_planner::Plan`
+//! of plain data, and the difference to the previous install); this crate
+//! reads the store index, removes what the previous install left and the
+//! plan no longer wants, creates directories, imports packages (from the
+//! store, or through `pacquet_sources` when cold), creates symlinks and
+//! `.bin` shims, runs the builds the plan allows, and writes the state
+//! files through `pacquet_state`, reporting [`reporter::Event`]s on the way.
+//!
+//! * [`install()`]: the whole install; [`fetch()`]: only fill the store.
+//! * [`import`]: one package directory from CAS blobs (hardlink, clone or
+//!   copy), completion marker last.
+//! * [`settings`]: `Config` turned into each consumer's options, once.
+
+mod bins;
+mod build;
+mod cold;
+mod dirs;
+mod error;
+mod fetch;
+mod files;
+mod gates;
+pub mod import;
+mod install;
+mod local;
+mod phases;
+mod project_scripts;
+mod remove;
+pub mod reporter;
+pub mod settings;
+mod stale;
+mod store;
+mod symlinks;
+mod up_to_date;
+mod warm;
+mod write_state;
+
+pub use error::InstallError;
+pub use fetch::{FetchSummary, fetch, plan_all_importers, read_wanted_lockfile};
+pub use gates::{CheckedLockfile, LOCKFILE_NAME, Project, importer_id, read_checked_lockfile};
+pub use install::{InstallRequest, InstallSummary, install};

@@ -1,0 +1,67 @@
+//! `Config` turned, once per install, into the narrow options each consumer
+//! takes: the planner's [`PlanOptions`], the downloader's
+//! [`FetcherOptions`].
+
+use std::time::Duration;
+
+use pacquet_config::Config;
+use pacquet_planner::{
+    HostPlatform, ImporterSelection, IncludedGroups, PlanOptions, layout::relative_path,
+};
+use pacquet_scripts::BuildPolicy;
+use pacquet_tarball::FetcherOptions;
+
+use crate::gates::Project;
+
+/// Planner options for `config` and the selected `projects`.
+pub fn plan_options<'a>(
+    config: &Config,
+    projects: &[Project],
+    tarball_url: &'a (dyn Fn(&str, &str) -> String + Sync),
+) -> PlanOptions<'a> {
+    let (os, cpu, libc) = pacquet_config::host_platform();
+    let host = HostPlatform {
+        os: os.to_owned(),
+        cpu: cpu.to_owned(),
+        libc: libc.map(str::to_owned),
+    };
+    let mut opts = PlanOptions::new(host, tarball_url);
+    let root = &config.workspace_root;
+    opts.virtual_store_dir = relative_path(root, &config.virtual_store_dir);
+    opts.modules_dir = config.modules_dir.clone();
+    opts.virtual_store_dir_max_length = config.virtual_store_dir_max_length as usize;
+    opts.hoist_pattern = config.hoist_pattern.clone();
+    opts.public_hoist_pattern = config.public_hoist_pattern.clone();
+    opts.hoist_workspace_packages = config.hoist_workspace_packages;
+    opts.ignore_scripts = config.ignore_scripts;
+    opts.build_policy = BuildPolicy::new(&config.allow_builds, config.dangerously_allow_all_builds);
+    opts.included = IncludedGroups {
+        dependencies: config.production,
+        dev_dependencies: config.dev,
+        optional_dependencies: config.optional,
+    };
+    opts.supported_architectures = config.supported_architectures.clone();
+    opts.importers = projects
+        .iter()
+        .map(|p| ImporterSelection {
+            id: p.id.clone(),
+            dir: relative_path(root, &p.dir),
+            name: p.manifest.name.clone(),
+        })
+        .collect();
+    opts
+}
+
+/// The downloader's network settings (pnpm's `fetch*` and
+/// `networkConcurrency`).
+pub fn fetcher_options(config: &Config) -> FetcherOptions {
+    FetcherOptions {
+        network_concurrency: config.network_concurrency.max(1),
+        retries: config.fetch_retries,
+        retry_factor: config.fetch_retry_factor.max(1.0) as u32,
+        retry_min_timeout: Duration::from_millis(config.fetch_retry_mintimeout),
+        retry_max_timeout: Duration::from_millis(config.fetch_retry_maxtimeout),
+        fetch_timeout: Duration::from_millis(config.fetch_timeout),
+        user_agent: format!("pacquet/{} npm/? node/?", env!("CARGO_PKG_VERSION")),
+    }
+}

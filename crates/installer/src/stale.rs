@@ -1,0 +1,191 @@
+//! An install over an existing `node_modules`: make what the last install
+//! left agree with the new plan before anything is linked.
+//!
+//! * Laid out with other settings (store, virtual store dir, linker, hoist
+//!   patterns, included groups, layout version, per `.modules.yaml`): the
+//!   modules directories are removed and everything is linked again, as
+//!   pnpm 12 relinks silently.
+//! * Otherwise the current lockfile (`<virtualStoreDir>/lock.yaml`) is
+//!   planned too and the planner's [`pacquet_planner::diff`] of the two
+//!   plans removed ([`crate::remove`]): package directories no longer
+//!   wanted, symlinks no longer wanted or pointing elsewhere, and the `.bin`
+//!   shims of packages whose links go away. What stays is left untouched;
+//!   the install then adds what is new.
+
+use std::path::Path;
+
+use pacquet_lockfile::Lockfile;
+use serde_json::Value;
+
+use pacquet_planner::{ImporterSelection, Plan, PlanOptions, Removals, plan};
+use pacquet_state::ModulesYaml;
+
+use crate::{InstallError, remove::remove_all, reporter::DirectDependency};
+
+/// `.modules.yaml` fields whose change means the tree must be rebuilt.
+const LAYOUT_FIELDS: [&str; 8] = [
+    "storeDir",
+    "virtualStoreDir",
+    "virtualStoreDirMaxLength",
+    "nodeLinker",
+    "hoistPattern",
+    "publicHoistPattern",
+    "included",
+    "layoutVersion",
+];
+
+pub struct Existing<'a> {
+    pub root: &'a Path,
+    pub opts: &'a PlanOptions<'a>,
+    pub plan: &'a Plan,
+    pub wanted: &'a Lockfile,
+    pub store_dir: &'a str,
+    /// `modulesCacheMaxAge` in minutes: how long orphaned package
+    /// directories stay in the virtual store.
+    pub modules_cache_max_age: u64,
+    /// Seconds since the epoch.
+    pub now: u64,
+}
+
+/// What [`reconcile`] found out for the state files.
+#[derive(Debug, Default)]
+pub struct Reconciled {
+    /// `prunedAt` to keep: orphans were not pruned, so the previous date
+    /// stands (pnpm 12 only rewrites it when it prunes).
+    pub pruned_at: Option<String>,
+    /// The previous `skipped` list, carried over.
+    pub skipped: Vec<String>,
+    /// The root project's direct dependencies as the previous install left
+    /// them, when known: the summary lists only the ones added since, as
+    /// pnpm 12 does.
+    pub previous_direct: Option<Vec<DirectDependency>>,
+    /// What the previous install (its `lock.yaml`, written only after it
+    /// linked everything) made and the new plan keeps: not made again.
+    pub in_place: Removals,
+}
+
+/// Removes whatever the previous install left that `new.plan` does not want.
+pub fn reconcile(new: &Existing<'_>) -> Result<Reconciled, InstallError> {
+    let modules = new.root.join(&new.opts.modules_dir);
+    if !modules.exists() {
+        return Ok(Reconciled::default());
+    }
+    pacquet_state::sweep_stale_temps(
+        &modules,
+        &[".modules.yaml", crate::write_state::WORKSPACE_STATE_FILE],
+    );
+    pacquet_state::sweep_stale_temps(&new.root.join(&new.opts.virtual_store_dir), &["lock.yaml"]);
+    let previous: Option<Value> = std::fs::read_to_string(modules.join(".modules.yaml"))
+        .ok()
+        .map(|text| serde_json::from_str(&text).unwrap_or(Value::Null));
+    if let Some(previous) = &previous
+        && layout_changed(new, previous)
+    {
+        purge(new)?;
+        return Ok(Reconciled::default());
+    }
+    let pruned_at = previous
+        .as_ref()
+        .and_then(|p| p.get("prunedAt"))
+        .and_then(Value::as_str)
+        .filter(|text| {
+            pacquet_state::parse_http_date(text).is_some_and(|at| {
+                new.now.saturating_sub(at) < new.modules_cache_max_age.saturating_mul(60)
+            })
+        })
+        .map(str::to_owned);
+    let prune_orphans = pruned_at.is_none();
+    let skipped = previous
+        .as_ref()
+        .and_then(|p| p.get("skipped"))
+        .and_then(Value::as_array)
+        .map(|list| {
+            list.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut reconciled = Reconciled {
+        pruned_at,
+        skipped,
+        previous_direct: None,
+        in_place: Removals::default(),
+    };
+    let vsd = new.root.join(&new.opts.virtual_store_dir);
+    let current_path = vsd.join("lock.yaml");
+    let Ok(current_text) = std::fs::read_to_string(&current_path) else {
+        return Ok(reconciled);
+    };
+    if current_text == new.wanted.to_yaml() {
+        reconciled.previous_direct = Some(crate::install::direct_dependencies(new.plan));
+        return Ok(reconciled);
+    }
+    // A current lockfile pacquet cannot read or plan gives nothing to
+    // compare against: leave the tree as it is, as after a killed install.
+    let Ok(current) = Lockfile::parse(&current_text, &current_path) else {
+        return Ok(reconciled);
+    };
+    let Ok(old) = plan(&current, &previous_options(new.root, new.opts, &current)) else {
+        return Ok(reconciled);
+    };
+    let removals = pacquet_planner::diff(&old, new.plan, prune_orphans);
+    crate::remove::remove(new.root, &removals)?;
+    reconciled.previous_direct = Some(crate::install::direct_dependencies(&old));
+    reconciled.in_place = removals;
+    Ok(reconciled)
+}
+
+/// The options the previous install planned with: today's settings (a
+/// layout change purges instead), over the importers it had.
+fn previous_options<'a>(
+    root: &Path,
+    opts: &PlanOptions<'a>,
+    current: &Lockfile,
+) -> PlanOptions<'a> {
+    let mut previous = opts.clone();
+    previous.importers = current
+        .importers
+        .keys()
+        .map(|id| {
+            opts.importers
+                .iter()
+                .find(|sel| &sel.id == id)
+                .cloned()
+                .unwrap_or_else(|| gone_importer(root, id))
+        })
+        .collect();
+    previous
+}
+
+/// An importer of the previous install that is no longer a project; its
+/// name (for hoisting workspace packages) comes from a manifest left behind.
+fn gone_importer(root: &Path, id: &str) -> ImporterSelection {
+    let manifest = std::fs::read_to_string(root.join(id).join("package.json"))
+        .ok()
+        .and_then(|text| serde_json::from_str::<Value>(&text).ok());
+    let name = manifest.as_ref().and_then(|m| m.get("name")?.as_str());
+    ImporterSelection::new(id, name)
+}
+
+fn layout_changed(new: &Existing<'_>, old: &Value) -> bool {
+    let wanted = pacquet_state::modules_yaml(
+        new.plan,
+        new.opts,
+        &ModulesYaml {
+            store_dir: new.store_dir.to_owned(),
+            ..ModulesYaml::default()
+        },
+    );
+    let wanted: Value = serde_json::from_str(&wanted).expect("modules_yaml writes JSON");
+    LAYOUT_FIELDS.iter().any(|f| old.get(f) != wanted.get(f))
+}
+
+/// Removes the modules directory of every importer.
+fn purge(new: &Existing<'_>) -> Result<(), InstallError> {
+    for importer in &new.plan.importers {
+        let dir = new.root.join(&importer.dir).join(&new.opts.modules_dir);
+        remove_all(&dir)?;
+    }
+    remove_all(&new.root.join(&new.opts.modules_dir))
+}

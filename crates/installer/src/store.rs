@@ -1,0 +1,142 @@
+//! The store as one install uses it: the CAS, one batched read of the index
+//! and a writer thread started only when something new must be recorded.
+
+use std::{
+    collections::HashMap,
+    path::{Path, PathBuf},
+    sync::Mutex,
+};
+
+use pacquet_cas::Cas;
+use pacquet_store_index::{IndexSender, IndexWriter, PackageFilesIndex};
+
+use super::InstallError;
+use pacquet_planner::Plan;
+
+pub struct Store {
+    pub dir: PathBuf,
+    pub cas: Cas,
+    /// Started on first use: a warm install with nothing to record never
+    /// opens the index read-write.
+    writer: Mutex<Option<IndexWriter>>,
+}
+
+impl Store {
+    pub fn open(dir: &Path) -> Store {
+        Store {
+            dir: dir.to_owned(),
+            cas: Cas::new(dir),
+            writer: Mutex::new(None),
+        }
+    }
+
+    /// A sender to the index writer, starting it if needed.
+    pub fn sender(&self) -> Result<IndexSender, InstallError> {
+        let mut writer = self.writer.lock().unwrap_or_else(|e| e.into_inner());
+        if writer.is_none() {
+            *writer = Some(IndexWriter::spawn(&self.dir)?);
+        }
+        Ok(writer.as_ref().expect("set above").sender())
+    }
+
+    /// Waits until every queued row is committed.
+    pub fn finish(self) -> Result<(), InstallError> {
+        let writer = self.writer.into_inner().unwrap_or_else(|e| e.into_inner());
+        if let Some(writer) = writer {
+            writer.finish()?;
+        }
+        Ok(())
+    }
+}
+
+/// Index rows for the plan's slots. Peer variants of a package share one
+/// store key, so rows are kept per unique key.
+pub struct Rows {
+    /// One entry per unique key; `None` when the store lacks it.
+    pub rows: Vec<Option<PackageFilesIndex>>,
+    /// Slot → index into `rows` (`None` for slots without a store key).
+    pub slot_row: Vec<Option<usize>>,
+}
+
+impl Rows {
+    /// Slots whose row is present (warm) and the rest (cold).
+    pub fn partition(&self) -> (Vec<usize>, Vec<usize>) {
+        let mut warm = Vec::new();
+        let mut cold = Vec::new();
+        for (slot, row) in self.slot_row.iter().enumerate() {
+            match row.and_then(|r| self.rows[r].as_ref()) {
+                Some(_) => warm.push(slot),
+                None => cold.push(slot),
+            }
+        }
+        (warm, cold)
+    }
+
+    pub fn for_slot(&self, slot: usize) -> Option<&PackageFilesIndex> {
+        self.slot_row[slot].and_then(|r| self.rows[r].as_ref())
+    }
+}
+
+/// Reads every store key of the plan in one batch. Rows that are unusable
+/// (another digest algorithm) count as misses; with `strict`, a row whose
+/// manifest names another package is an error (pnpm's
+/// `strictStorePkgContentCheck`).
+pub fn prefetch_rows(store: &Store, plan: &Plan, strict: bool) -> Result<Rows, InstallError> {
+    let mut index: HashMap<&str, usize> = HashMap::new();
+    let mut keys: Vec<&str> = Vec::new();
+    let slot_row: Vec<Option<usize>> = plan
+        .slots
+        .iter()
+        .map(|slot| {
+            let key = slot.store_key.as_deref()?;
+            Some(*index.entry(key).or_insert_with(|| {
+                keys.push(key);
+                keys.len() - 1
+            }))
+        })
+        .collect();
+    let mut rows = if store.dir.join(pacquet_store_index::INDEX_DB).exists() {
+        pacquet_store_index::prefetch(&store.dir, &keys)
+    } else {
+        vec![None; keys.len()]
+    };
+    for row in rows.iter_mut() {
+        if row.as_ref().is_some_and(|r| r.algo != "sha512") {
+            *row = None;
+        }
+    }
+    if strict {
+        for (slot, row) in plan.slots.iter().zip(&slot_row) {
+            let Some(manifest) = row
+                .and_then(|r| rows[r].as_ref())
+                .and_then(|r| r.manifest.as_ref())
+            else {
+                continue;
+            };
+            let found_name = manifest.get("name").and_then(|v| v.as_str());
+            let found_version = manifest.get("version").and_then(|v| v.as_str());
+            let wanted_version = slot.dep_path.version();
+            let name_ok = found_name.is_none_or(|n| n == slot.name());
+            let version_ok = found_version
+                .is_none_or(|v| v == wanted_version || !is_semver_like(wanted_version));
+            if !(name_ok && version_ok) {
+                return Err(InstallError::UnexpectedStoreContent {
+                    package_id: slot.dep_path.package_id().to_owned(),
+                    found: format!(
+                        "{}@{}",
+                        found_name.unwrap_or("?"),
+                        found_version.unwrap_or("?")
+                    ),
+                    wanted: format!("{}@{}", slot.name(), wanted_version),
+                });
+            }
+        }
+    }
+    Ok(Rows { rows, slot_row })
+}
+
+/// Registry versions compare exactly; tarball URLs, `file:` and git refs in
+/// the version position do not name a version.
+fn is_semver_like(v: &str) -> bool {
+    v.as_bytes().first().is_some_and(u8::is_ascii_digit) && !v.contains(':')
+}

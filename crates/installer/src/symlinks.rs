@@ -1,0 +1,61 @@
+//! Creating the symlinks of the plan: sibling dependencies inside slots,
+//! importers' direct dependencies, hoisted aliases.
+
+use std::{io, path::Path};
+
+/// Creates `link -> target`, replacing whatever is at `link` unless it is
+/// already a symlink with that exact target. The common case (nothing there)
+/// costs one `symlink` call.
+pub fn symlink_force(target: &Path, link: &Path) -> io::Result<()> {
+    match std::os::unix::fs::symlink(target, link) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+            if std::fs::read_link(link).is_ok_and(|t| t == target) {
+                return Ok(());
+            }
+            match std::fs::symlink_metadata(link) {
+                Ok(meta) if meta.is_dir() => std::fs::remove_dir_all(link)?,
+                Ok(_) => std::fs::remove_file(link)?,
+                Err(_) => {}
+            }
+            std::os::unix::fs::symlink(target, link)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// Creates the given symlinks of the plan, in parallel.
+pub fn create_symlinks(
+    root: &Path,
+    links: &[&pacquet_planner::Symlink],
+) -> Result<(), super::InstallError> {
+    use rayon::prelude::*;
+    links.par_iter().try_for_each(|link| {
+        let path = root.join(&link.path);
+        symlink_force(Path::new(&link.target), &path).map_err(super::InstallError::write(&path))
+    })
+}
+
+/// Removes the projects' links to optional packages whose build failed, as
+/// pnpm 12 does (their virtual-store directories and bin shims stay).
+pub fn unlink_failed_optional(
+    root: &Path,
+    links: &[pacquet_planner::Symlink],
+    failed: &[(usize, String)],
+) -> Result<(), super::InstallError> {
+    for link in links {
+        let is_failed = |slot| failed.iter().any(|(i, _)| Some(*i) == slot);
+        if matches!(link.owner, pacquet_planner::LinkOwner::Importer(_))
+            && is_failed(link.target_slot)
+        {
+            let path = root.join(&link.path);
+            match std::fs::remove_file(&path) {
+                Err(e) if e.kind() != io::ErrorKind::NotFound => {
+                    return Err(super::InstallError::write(&path)(e));
+                }
+                _ => {}
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,46 @@
+//! The warm set: packages whose files are already in the store, linked by
+//! one rayon `par_iter` over all of them.
+
+use pacquet_cas::FileCheck;
+use rayon::prelude::*;
+
+use super::{InstallError, files::LinkContext, store::Rows};
+use crate::reporter::Origin;
+use pacquet_planner::Plan;
+
+/// Links every warm slot. Returns the slots whose store files failed the
+/// integrity re-check (store.md §8); they must be fetched again.
+pub fn link_warm(
+    ctx: &LinkContext<'_>,
+    plan: &Plan,
+    rows: &Rows,
+    warm: &[usize],
+) -> Result<Vec<usize>, InstallError> {
+    let damaged: Vec<Option<usize>> = warm
+        .par_iter()
+        .map(|&i| {
+            let slot = &plan.slots[i];
+            let row = rows.for_slot(i).expect("warm slots have rows");
+            // A directory whose marker exists needs no store check: the
+            // import leaves it alone.
+            let complete = ctx.verify.then(|| ctx.is_complete(slot, row));
+            if complete == Some(false) && !files_intact(ctx, row) {
+                return Ok(Some(i));
+            }
+            ctx.import(i, slot, row, Origin::Store, complete)?;
+            Ok(None)
+        })
+        .collect::<Result<_, InstallError>>()?;
+    Ok(damaged.into_iter().flatten().collect())
+}
+
+fn files_intact(ctx: &LinkContext<'_>, row: &pacquet_store_index::PackageFilesIndex) -> bool {
+    row.files.iter().all(|(_, info)| {
+        ctx.cas.verify(
+            &info.digest,
+            info.is_executable(),
+            info.size,
+            info.checked_at,
+        ) == FileCheck::Ok
+    })
+}

@@ -1,0 +1,245 @@
+//! The state files written at the end of an install, so pnpm 12 run
+//! afterwards sees an up-to-date `node_modules`, and the store's
+//! `projects/` registration.
+
+use std::{
+    path::Path,
+    time::{SystemTime, UNIX_EPOCH},
+};
+
+use indexmap::IndexMap;
+use pacquet_config::Config;
+use pacquet_lockfile::{ProjectManifest, resolve_override_references};
+use serde_json::json;
+use sha2::{Digest, Sha256};
+
+use pacquet_state::{
+    ModulesYaml, ProjectEntry, WorkspaceState, WorkspaceStateSettings, http_date, modules_yaml,
+    workspace_state, write_atomic,
+};
+
+use crate::{InstallError, gates::CheckedLockfile};
+use pacquet_planner::{Plan, PlanOptions};
+
+/// pnpm reads these files back; they say which pnpm version's layout they
+/// describe. pacquet builds pnpm 12.21's layout.
+pub const PACKAGE_MANAGER: &str = "pnpm@12.21.0";
+
+/// Written last: its `lastValidatedTimestamp` vouches for the whole tree.
+pub const WORKSPACE_STATE_FILE: &str = ".pnpm-workspace-state-v1.json";
+
+pub struct StateInputs<'a> {
+    pub config: &'a Config,
+    pub checked: &'a CheckedLockfile,
+    pub plan: &'a Plan,
+    pub opts: &'a PlanOptions<'a>,
+    pub ignored_builds: &'a [String],
+    /// When the install began, before it read any input: the state's
+    /// `lastValidatedTimestamp`. A later edit, even one stamped by the
+    /// filesystem's coarse clock a few ms behind, then counts as a change.
+    pub started_at: SystemTime,
+    /// The previous `prunedAt`, unless this install pruned orphans.
+    pub pruned_at: Option<String>,
+    /// The previous install's `skipped`, carried over.
+    pub previous_skipped: Vec<String>,
+    /// Projects and dependencies whose scripts did not run.
+    pub pending_builds: &'a [String],
+}
+
+/// `node_modules/.pnpm/lock.yaml` and `node_modules/.modules.yaml`, written
+/// before the projects' own scripts run (pnpm 12 leaves them behind when a
+/// project script fails).
+pub fn write_modules_state(inputs: &StateInputs<'_>) -> Result<(), InstallError> {
+    let StateInputs {
+        config,
+        checked,
+        plan,
+        opts,
+        ignored_builds,
+        pruned_at,
+        previous_skipped,
+        pending_builds,
+        ..
+    } = inputs;
+    let root = config.workspace_root.as_path();
+    let now = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap_or_default();
+    let store_dir = config.store_dir.to_string_lossy().into_owned();
+    let modules = root.join(&opts.modules_dir);
+    std::fs::create_dir_all(&modules).map_err(InstallError::write(&modules))?;
+
+    let vsd = root.join(&opts.virtual_store_dir);
+    std::fs::create_dir_all(&vsd).map_err(InstallError::write(&vsd))?;
+    let lock_path = vsd.join("lock.yaml");
+    write_atomic(&lock_path, current_lockfile(checked, plan).as_bytes())
+        .map_err(InstallError::write(&lock_path))?;
+
+    let yaml = modules_yaml(
+        plan,
+        opts,
+        &ModulesYaml {
+            store_dir: store_dir.clone(),
+            pruned_at: pruned_at
+                .clone()
+                .unwrap_or_else(|| http_date(now.as_secs())),
+            package_manager: PACKAGE_MANAGER.to_owned(),
+            allow_builds: sorted_allow_builds(config),
+            ignored_builds: ignored_builds.to_vec(),
+            injected_deps: injected_deps(plan),
+            previous_skipped: previous_skipped.clone(),
+            pending_builds: pending_builds.to_vec(),
+        },
+    );
+    let yaml_path = modules.join(".modules.yaml");
+    write_atomic(&yaml_path, yaml.as_bytes()).map_err(InstallError::write(&yaml_path))?;
+    Ok(())
+}
+
+/// `node_modules/.pnpm-workspace-state-v1.json` and the store's project
+/// registration, written once the projects' scripts succeeded.
+pub fn write_workspace_state(inputs: &StateInputs<'_>) -> Result<(), InstallError> {
+    let StateInputs {
+        config,
+        checked,
+        opts,
+        started_at,
+        ..
+    } = inputs;
+    let root = config.workspace_root.as_path();
+    let store_dir = config.store_dir.to_string_lossy().into_owned();
+    let modules = root.join(&opts.modules_dir);
+    let state = WorkspaceState {
+        last_validated_timestamp: started_at
+            .duration_since(UNIX_EPOCH)
+            .unwrap_or_default()
+            .as_millis() as u64,
+        projects: checked
+            .projects
+            .iter()
+            .map(|p| ProjectEntry {
+                dir: p.dir.to_string_lossy().into_owned(),
+                name: p.manifest.name.clone(),
+                version: p.manifest.version.clone(),
+            })
+            .collect(),
+        pnpmfiles: Vec::new(),
+        filtered_install: false,
+        settings: settings(config, &store_dir),
+    };
+    let state_path = modules.join(WORKSPACE_STATE_FILE);
+    write_atomic(&state_path, workspace_state(&state).as_bytes())
+        .map_err(InstallError::write(&state_path))?;
+
+    register_project(&config.store_dir, root);
+    Ok(())
+}
+
+/// `node_modules/.pnpm/lock.yaml`: pnpm 12 writes the wanted lockfile as
+/// is, skipped optional packages included (checked with the
+/// optional-platform fixture).
+fn current_lockfile(checked: &CheckedLockfile, _plan: &Plan) -> String {
+    checked.lockfile.to_yaml()
+}
+
+pub fn settings(config: &Config, store_dir: &str) -> WorkspaceStateSettings {
+    let mut s = WorkspaceStateSettings::new(store_dir);
+    s.allow_builds = sorted_allow_builds(config);
+    s.auto_install_peers = config.auto_install_peers;
+    // pnpm 12 writes catalogs and their entries sorted.
+    let mut catalogs = config.catalogs.clone();
+    catalogs.sort_unstable_keys();
+    for entries in catalogs.values_mut() {
+        entries.sort_unstable_keys();
+    }
+    s.catalogs = json!(catalogs);
+    s.dangerously_allow_all_builds = config.dangerously_allow_all_builds;
+    s.dedupe_peers = config.dedupe_peers;
+    s.dev = config.dev;
+    s.exclude_links_from_lockfile = config.exclude_links_from_lockfile;
+    s.hoist_pattern = config.hoist_pattern.clone();
+    s.hoist_workspace_packages = config.hoist_workspace_packages;
+    s.inject_workspace_packages = config.inject_workspace_packages;
+    s.optional = config.optional;
+    s.peers_suffix_max_length = config.peers_suffix_max_length;
+    s.production = config.production;
+    s.public_hoist_pattern = config.public_hoist_pattern.clone();
+    s.virtual_store_dir_max_length = config.virtual_store_dir_max_length;
+    // Every scoped registry (`@jsr` has a default), sorted as pnpm 12 writes them.
+    let mut routes: Vec<(&String, &String)> = config.registries.scoped.iter().collect();
+    routes.sort();
+    s.registry_routes = routes
+        .into_iter()
+        .map(|(scope, url)| (scope.clone(), url.clone()))
+        .collect();
+    if config.is_workspace && !config.packages.is_empty() {
+        s.workspace_package_patterns = config.packages.clone();
+    }
+    let archs = &config.supported_architectures;
+    if *archs != pacquet_config::SupportedArchitectures::default() {
+        s.supported_architectures = Some(json!({
+            "os": archs.os,
+            "cpu": archs.cpu,
+            "libc": archs.libc,
+        }));
+    }
+    // pnpm 12 records it when set (checked with the fixture projects).
+    if config.trust_lockfile {
+        s.extra.insert("trustLockfile".into(), json!(true));
+    }
+    if !config.overrides.is_empty() {
+        s.extra
+            .insert("overrides".into(), json!(recorded_overrides(config)));
+    }
+    s
+}
+
+/// `<store>/projects/<first 32 hex of sha256(project dir)>` → project dir,
+/// as pnpm 12 records which projects use a store (store.md §2). Best effort:
+/// the install does not depend on it.
+fn register_project(store_dir: &Path, root: &Path) {
+    let name = hex::encode(Sha256::digest(root.to_string_lossy().as_bytes()));
+    let dir = store_dir.join("projects");
+    let link = dir.join(&name[..32]);
+    if std::fs::symlink_metadata(&link).is_ok() {
+        return;
+    }
+    let _ = std::fs::create_dir_all(&dir);
+    let _ = std::os::unix::fs::symlink(root, &link);
+}
+
+/// `injectedDeps`: each `file:` directory (as written in the lockfile) →
+/// the package directories it was injected into.
+fn injected_deps(plan: &Plan) -> indexmap::IndexMap<String, Vec<String>> {
+    let mut out: indexmap::IndexMap<String, Vec<String>> = indexmap::IndexMap::new();
+    for slot in &plan.slots {
+        if let pacquet_planner::FetchSource::Directory { path } = &slot.fetch {
+            out.entry(path.clone())
+                .or_default()
+                .push(slot.package_dir.clone());
+        }
+    }
+    out
+}
+
+/// pnpm 12 writes `allowBuilds` with its keys sorted, whatever the order in
+/// `pnpm-workspace.yaml`.
+fn sorted_allow_builds(config: &Config) -> IndexMap<String, bool> {
+    let mut map = config.allow_builds.clone();
+    map.sort_unstable_keys();
+    map
+}
+
+/// `overrides` as pnpm 12 records them: `$name` references resolved against
+/// the root `package.json`, keys sorted.
+fn recorded_overrides(config: &Config) -> IndexMap<String, String> {
+    let mut overrides = config.overrides.clone();
+    if overrides.values().any(|v| v.starts_with('$')) {
+        let root = ProjectManifest::from_path(&config.workspace_root.join("package.json"));
+        if let Ok(resolved) = root.and_then(|root| resolve_override_references(&overrides, &root)) {
+            overrides = resolved;
+        }
+    }
+    overrides.sort_unstable_keys();
+    overrides
+}

@@ -1,0 +1,67 @@
+//! Why a lockfile cannot be planned.
+
+use miette::Diagnostic;
+use thiserror::Error;
+
+/// A lockfile the planner refuses: inconsistent or unsafe to lay out.
+#[derive(Debug, Error, Diagnostic)]
+#[non_exhaustive]
+pub enum PlanError {
+    #[error("Broken lockfile: no entry for '{dep_path}' in pnpm-lock.yaml")]
+    #[diagnostic(
+        code(ERR_PNPM_LOCKFILE_MISSING_DEPENDENCY),
+        help(
+            "The lockfile is inconsistent; run `pnpm install` without --frozen-lockfile to repair it."
+        )
+    )]
+    MissingDependency { dep_path: String },
+
+    #[error("Broken lockfile: the snapshot '{dep_path}' has no entry in packages")]
+    #[diagnostic(
+        code(ERR_PNPM_LOCKFILE_MISSING_PACKAGE),
+        help(
+            "The lockfile is inconsistent; run `pnpm install` without --frozen-lockfile to repair it."
+        )
+    )]
+    MissingPackage { dep_path: String },
+
+    #[error("The lockfile has no importer '{importer}'")]
+    #[diagnostic(
+        code(ERR_PNPM_LOCKFILE_MISSING_IMPORTER),
+        help("The project is not in pnpm-lock.yaml; run `pnpm install` to add it.")
+    )]
+    MissingImporter { importer: String },
+
+    #[error("The tarball of '{dep_path}' has no integrity in the lockfile")]
+    #[diagnostic(
+        code(ERR_PNPM_MISSING_TARBALL_INTEGRITY),
+        help("Tarballs without an integrity cannot be verified; regenerate the lockfile.")
+    )]
+    MissingTarballIntegrity { dep_path: String },
+
+    #[error("{}", invalid_names_message(names))]
+    #[diagnostic(
+        code(ERR_PNPM_INVALID_DEPENDENCY_NAME),
+        help(
+            "A dependency alias becomes a directory under node_modules, so it must be a valid npm package name — a single `name` or `@scope/name` with no leading `.` or `_`, and not a reserved name such as `node_modules`. An alias containing path-traversal segments or a reserved name such as `.bin` or `.pnpm` could make an install write outside the intended directory or overwrite pnpm-owned layout. This usually means the lockfile was tampered with — inspect recent changes to pnpm-lock.yaml before trusting it."
+        )
+    )]
+    InvalidDependencyNames { names: Vec<String> },
+}
+
+/// pnpm 12's text, grammar included: `1 dependency alias in the lockfile is
+/// not valid package names:` then one quoted name per line.
+fn invalid_names_message(names: &[String]) -> String {
+    let mut text = if names.len() == 1 {
+        "1 dependency alias in the lockfile is not valid package names:".to_owned()
+    } else {
+        format!(
+            "{} dependency aliases in the lockfile are not valid package names:",
+            names.len()
+        )
+    };
+    for name in names {
+        text.push_str(&format!("\n  {name:?}"));
+    }
+    text
+}

@@ -1,0 +1,16 @@
+//! The isolated layout (pnpm's default `nodeLinker`): every package in its
+//! own `<virtualStoreDir>/<dir>/node_modules/<name>` slot, dependencies as
+//! symlinks between slots, hoisting into the hidden and public
+//! `node_modules`.
+
+mod dirs;
+mod graph;
+mod hoist;
+mod names;
+mod pattern;
+mod planner;
+
+pub use planner::plan;
+
+#[cfg(test)]
+mod tests;

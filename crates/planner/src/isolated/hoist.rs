@@ -1,0 +1,95 @@
+//! Hoisting decisions (layout.md §4), in pnpm's `hoistedDependencies` order.
+
+use std::collections::HashSet;
+
+use super::{
+    graph::{Edge, Graph, WalkEntry},
+    pattern::Matcher,
+};
+use crate::HoistKind;
+
+/// What a hoisting candidate points at.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Candidate<'a> {
+    Node(usize),
+    /// A workspace project, by importer id.
+    Importer(&'a str),
+}
+
+/// Inputs of [`hoist`].
+pub(crate) struct HoistInput<'a, 'g> {
+    pub graph: &'a Graph<'g>,
+    /// Walk entries (depth ≥ 0), in walk order.
+    pub entries: &'a [WalkEntry],
+    /// Children of the depth −1 pseudo-entry: direct deps of every importer
+    /// (first wins per alias).
+    pub root_children: Vec<(&'a str, usize)>,
+    /// `(name, importer id)` of workspace projects to hoist; they come after
+    /// the pseudo-entry and are not held back by the root's direct deps
+    /// (pnpm 12.21 hoists a project that the root also depends on).
+    pub workspace_projects: Vec<(&'a str, &'a str)>,
+    /// Aliases of the root importer's direct deps.
+    pub root_aliases: Vec<&'a str>,
+    /// `.pnpm` directory name per node (sort key within a depth).
+    pub dir_names: &'a [String],
+    pub public: &'a Matcher,
+    pub private: &'a Matcher,
+}
+
+/// `(target, alias, kind)` records in pnpm's order.
+pub(crate) fn hoist<'a>(input: HoistInput<'a, '_>) -> Vec<(Candidate<'a>, &'a str, HoistKind)> {
+    let mut entries: Vec<&WalkEntry> = input.entries.iter().collect();
+    entries.sort_by(|a, b| {
+        a.depth
+            .cmp(&b.depth)
+            .then_with(|| input.dir_names[a.node].cmp(&input.dir_names[b.node]))
+    });
+    let mut taken: HashSet<String> = input
+        .root_aliases
+        .iter()
+        .map(|a| a.to_lowercase())
+        .collect();
+    let mut out = Vec::new();
+    let kind_of = |alias: &str| {
+        if input.public.matches(alias) {
+            Some(HoistKind::Public)
+        } else if input.private.matches(alias) {
+            Some(HoistKind::Private)
+        } else {
+            None
+        }
+    };
+    // Aliases recorded from the pseudo-entry (workspace projects yield to them).
+    let mut recorded: HashSet<String> = HashSet::new();
+    let consider = |alias: &'a str, child: usize, taken: &mut HashSet<String>| {
+        let kind = kind_of(alias)?;
+        if input.graph.skipped[child] || !taken.insert(alias.to_lowercase()) {
+            return None;
+        }
+        Some((Candidate::Node(child), alias, kind))
+    };
+    for (alias, child) in input.root_children {
+        if let Some(record) = consider(alias, child, &mut taken) {
+            recorded.insert(alias.to_lowercase());
+            out.push(record);
+        }
+    }
+    for (name, id) in input.workspace_projects {
+        let Some(kind) = kind_of(name) else { continue };
+        if recorded.contains(&name.to_lowercase()) {
+            continue;
+        }
+        taken.insert(name.to_lowercase());
+        out.push((Candidate::Importer(id), name, kind));
+    }
+    for entry in entries {
+        for (alias, edge) in &input.graph.children[entry.node] {
+            if let Edge::Node(child) = edge
+                && let Some(record) = consider(alias, *child, &mut taken)
+            {
+                out.push(record);
+            }
+        }
+    }
+    out
+}

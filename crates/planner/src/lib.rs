@@ -1,0 +1,28 @@
+//! Deciding an install: lockfile and settings in, a [`Plan`] of plain data
+//! out, with no I/O. Owns the layout rules (directory names, relative link
+//! targets, hoisting, platform filtering), where each package's files come
+//! from, and the difference between two plans (what a repeat install
+//! removes). The installer crate carries a plan out.
+//!
+//! One planner per `nodeLinker` layout; today [`isolated`].
+
+mod builds;
+mod diff;
+mod error;
+mod fetch;
+pub mod isolated;
+pub mod layout;
+mod model;
+mod options;
+mod platform;
+
+pub use diff::{Removals, ShimRemoval, diff};
+pub use error::PlanError;
+pub use fetch::fetch_source;
+pub use isolated::plan;
+pub use model::{
+    BuildPermission, DirectDep, DirectTarget, FetchSource, HoistKind, HoistTarget, Hoisted,
+    ImporterPlan, LinkOwner, Plan, PlatformWarning, Slot, Symlink,
+};
+pub use options::{ImporterSelection, IncludedGroups, PlanOptions};
+pub use platform::{HostPlatform, PlatformTargets, SupportedArchitectures};

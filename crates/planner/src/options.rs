@@ -1,0 +1,99 @@
+//! Inputs of the planner: plain settings, no I/O.
+
+use pacquet_scripts::BuildPolicy;
+
+use crate::platform::{HostPlatform, SupportedArchitectures};
+
+/// Which dependency groups of the importers are installed
+/// (`--prod`/`--dev`/`--no-optional`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IncludedGroups {
+    pub dependencies: bool,
+    pub dev_dependencies: bool,
+    pub optional_dependencies: bool,
+}
+
+impl Default for IncludedGroups {
+    fn default() -> Self {
+        IncludedGroups {
+            dependencies: true,
+            dev_dependencies: true,
+            optional_dependencies: true,
+        }
+    }
+}
+
+/// One project to install.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImporterSelection {
+    /// Importer id in the lockfile (`.`, `packages/a`).
+    pub id: String,
+    /// Project directory relative to the workspace root (`""` for the root).
+    pub dir: String,
+    /// `name` from the project's manifest; used to hoist workspace projects.
+    pub name: Option<String>,
+}
+
+impl ImporterSelection {
+    /// A project whose directory equals its importer id.
+    pub fn new(id: &str, name: Option<&str>) -> Self {
+        let dir = if id == "." {
+            String::new()
+        } else {
+            id.to_owned()
+        };
+        ImporterSelection {
+            id: id.to_owned(),
+            dir,
+            name: name.map(str::to_owned),
+        }
+    }
+}
+
+/// Everything [`crate::plan`] needs besides the lockfile.
+#[derive(Clone)]
+pub struct PlanOptions<'a> {
+    /// Virtual store dir relative to the root (`node_modules/.pnpm`).
+    pub virtual_store_dir: String,
+    /// Modules dir name (`node_modules`).
+    pub modules_dir: String,
+    pub virtual_store_dir_max_length: usize,
+    /// Private hoisting patterns (`['*']` by default; empty = off).
+    pub hoist_pattern: Vec<String>,
+    /// Public hoisting patterns (empty by default).
+    pub public_hoist_pattern: Vec<String>,
+    pub hoist_workspace_packages: bool,
+    pub included: IncludedGroups,
+    pub supported_architectures: SupportedArchitectures,
+    pub host: HostPlatform,
+    /// Projects to install, root first; empty = every importer of the lockfile.
+    pub importers: Vec<ImporterSelection>,
+    /// Registry tarball URL for `(name, version)` (lockfile.md §5).
+    pub tarball_url: &'a (dyn Fn(&str, &str) -> String + Sync),
+    /// `ignoreScripts`: git and git-hosted packages are then stored
+    /// unprepared, under `<pkgId>\tnot-built`.
+    pub ignore_scripts: bool,
+    /// `allowBuilds` and `dangerouslyAllowAllBuilds`.
+    pub build_policy: BuildPolicy,
+}
+
+impl<'a> PlanOptions<'a> {
+    /// pnpm 12's defaults for the given host and URL function.
+    pub fn new(host: HostPlatform, tarball_url: &'a (dyn Fn(&str, &str) -> String + Sync)) -> Self {
+        PlanOptions {
+            virtual_store_dir: "node_modules/.pnpm".to_owned(),
+            modules_dir: "node_modules".to_owned(),
+            virtual_store_dir_max_length: crate::layout::DEFAULT_VIRTUAL_STORE_DIR_MAX_LENGTH,
+            hoist_pattern: vec!["*".to_owned()],
+            public_hoist_pattern: Vec::new(),
+            hoist_workspace_packages: true,
+            included: IncludedGroups::default(),
+            supported_architectures: SupportedArchitectures::default(),
+            host,
+            importers: Vec::new(),
+            tarball_url,
+            ignore_scripts: false,
+            build_policy: BuildPolicy::default(),
+        }
+    }
+}

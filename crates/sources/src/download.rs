@@ -1,0 +1,131 @@
+//! Tarballs over HTTP (registry and remote URLs, git-hosted archives) and
+//! `file:` tarballs from disk, each checked against the lockfile's
+//! integrity. The HTTP client is built on first use: an install with
+//! nothing to download never pays for TLS setup.
+
+use std::{path::PathBuf, sync::OnceLock};
+
+use pacquet_planner::{FetchSource, Slot};
+use pacquet_tarball::{DownloadRequest, Fetcher, FetcherOptions};
+
+use crate::SourceError;
+
+/// The `Authorization` header for a URL and package name, if any.
+pub type Authorize<'a> = dyn Fn(&str, Option<&str>) -> Option<String> + Sync + 'a;
+
+/// Network settings and the lazily built HTTP client.
+pub struct Downloader<'a> {
+    options: FetcherOptions,
+    authorize: &'a Authorize<'a>,
+    /// `file:` tarball paths are relative to the lockfile directory.
+    root: PathBuf,
+    fetcher: OnceLock<Fetcher>,
+}
+
+impl<'a> Downloader<'a> {
+    pub fn new(options: FetcherOptions, authorize: &'a Authorize<'a>, root: PathBuf) -> Self {
+        Downloader {
+            options,
+            authorize,
+            root,
+            fetcher: OnceLock::new(),
+        }
+    }
+
+    /// How many downloads may run at once (`networkConcurrency`).
+    pub fn concurrency(&self) -> usize {
+        self.options.network_concurrency.max(1)
+    }
+
+    /// Builds the HTTP client now, so that a bad setting fails before any
+    /// download is queued.
+    pub fn ready(&self) -> Result<(), SourceError> {
+        self.fetcher().map(|_| ())
+    }
+
+    fn fetcher(&self) -> Result<&Fetcher, SourceError> {
+        if let Some(f) = self.fetcher.get() {
+            return Ok(f);
+        }
+        let fetcher = Fetcher::new(self.options.clone())?;
+        Ok(self.fetcher.get_or_init(|| fetcher))
+    }
+
+    /// The bytes of `slot`'s tarball, integrity checked.
+    pub async fn download(&self, slot: &Slot) -> Result<Vec<u8>, SourceError> {
+        let package_id = slot.dep_path.package_id();
+        let (url, integrity) = match &slot.fetch {
+            FetchSource::Registry { url, integrity } | FetchSource::Tarball { url, integrity } => {
+                (url, Some(integrity.as_str()))
+            }
+            FetchSource::GitHostedTarball { url, integrity, .. } => (url, integrity.as_deref()),
+            FetchSource::LocalTarball { path, integrity } => {
+                return self.read_local(path, integrity).await;
+            }
+            other => {
+                return Err(SourceError::UnsupportedResolution {
+                    package_id: package_id.to_owned(),
+                    reason: format!("cannot fetch {}", source_url(other)),
+                });
+            }
+        };
+        let authorization = (self.authorize)(url, Some(slot.name()));
+        let req = DownloadRequest {
+            url,
+            integrity,
+            authorization: authorization.as_deref(),
+            package_id,
+        };
+        Ok(self.fetcher()?.download(&req).await?)
+    }
+
+    async fn read_local(&self, path: &str, integrity: &str) -> Result<Vec<u8>, SourceError> {
+        let path = self.root.join(path);
+        let bytes = tokio::fs::read(&path)
+            .await
+            .map_err(|source| SourceError::LocalTarball {
+                path: path.clone(),
+                source,
+            })?;
+        check_integrity(&bytes, integrity, &path.to_string_lossy())?;
+        Ok(bytes)
+    }
+}
+
+/// The URL (or path) a slot's files come from, for messages.
+pub fn source_url(fetch: &FetchSource) -> &str {
+    match fetch {
+        FetchSource::Registry { url, .. }
+        | FetchSource::Tarball { url, .. }
+        | FetchSource::GitHostedTarball { url, .. } => url,
+        FetchSource::LocalTarball { path, .. } | FetchSource::Directory { path } => path,
+        FetchSource::Git { repo, .. } => repo,
+        FetchSource::Unsupported { reason } => reason,
+    }
+}
+
+/// A local `file:` tarball must match the lockfile's integrity too.
+pub fn check_integrity(bytes: &[u8], integrity: &str, url: &str) -> Result<(), SourceError> {
+    let wanted: ssri::Integrity =
+        integrity
+            .parse()
+            .map_err(|_| pacquet_tarball::TarballError::Integrity {
+                url: url.to_owned(),
+                wanted: integrity.to_owned(),
+                actual: "an unparsable integrity in the lockfile".to_owned(),
+            })?;
+    if wanted.check(bytes).is_ok() {
+        return Ok(());
+    }
+    let algorithm = wanted.pick_algorithm();
+    let actual = ssri::IntegrityOpts::new()
+        .algorithm(algorithm)
+        .chain(bytes)
+        .result();
+    Err(pacquet_tarball::TarballError::Integrity {
+        url: url.to_owned(),
+        wanted: integrity.to_owned(),
+        actual: actual.to_string(),
+    }
+    .into())
+}

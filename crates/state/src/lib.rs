@@ -1,0 +1,16 @@
+//! pnpm 12's state files: `node_modules/.modules.yaml` and
+//! `node_modules/.pnpm-workspace-state-v1.json`, rendered from a plan, and
+//! written so that a reader never sees half a file.
+
+mod atomic;
+pub mod modules_yaml;
+mod time;
+pub mod workspace_state;
+
+pub use atomic::{sweep_stale_temps, write_atomic};
+pub use modules_yaml::{ModulesYaml, modules_yaml};
+pub use time::{http_date, parse_http_date};
+pub use workspace_state::{ProjectEntry, WorkspaceState, WorkspaceStateSettings, workspace_state};
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,111 @@
+//! `node_modules/.modules.yaml` (layout.md §7): pretty JSON, 2-space
+//! indent, no trailing newline, pnpm 12.21's field order.
+
+use indexmap::IndexMap;
+use serde_json::{Map, Value, json};
+
+use pacquet_planner::{
+    HoistTarget, Plan, PlanOptions,
+    layout::{join, relative},
+};
+
+/// The values of `.modules.yaml` that do not come from the plan.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ModulesYaml {
+    /// Absolute store dir including `/v11`.
+    pub store_dir: String,
+    /// RFC 1123 date (see [`crate::http_date`]).
+    pub pruned_at: String,
+    /// `pnpm@<version>` of the writer.
+    pub package_manager: String,
+    /// Effective `allowBuilds` map (written as is, `{}` when empty).
+    pub allow_builds: IndexMap<String, bool>,
+    /// `pkgId`s whose builds were ignored; written only when non-empty.
+    pub ignored_builds: Vec<String>,
+    /// Projects and packages whose scripts `--ignore-scripts` skipped, sorted.
+    pub pending_builds: Vec<String>,
+    /// `file:` directory deps: alias → package dirs; written only when non-empty.
+    pub injected_deps: IndexMap<String, Vec<String>>,
+    /// `skipped` of the previous install: pnpm 12 carries the list over,
+    /// even for packages the lockfile no longer has.
+    pub previous_skipped: Vec<String>,
+}
+
+/// Renders `.modules.yaml` for `plan` installed with `opts`.
+pub fn modules_yaml(plan: &Plan, opts: &PlanOptions, state: &ModulesYaml) -> String {
+    let mut hoisted: IndexMap<&str, Map<String, Value>> = IndexMap::new();
+    for h in &plan.hoisted {
+        let key = match &h.target {
+            HoistTarget::Slot(i) => plan.slots[*i].dep_path.as_str(),
+            HoistTarget::Importer(id) => id.as_str(),
+        };
+        hoisted
+            .entry(key)
+            .or_default()
+            .insert(h.alias.clone(), Value::from(h.kind.as_str()));
+    }
+    let hoisted: Map<String, Value> = hoisted
+        .into_iter()
+        .map(|(k, v)| (k.to_owned(), Value::Object(v)))
+        .collect();
+
+    let mut doc = Map::new();
+    doc.insert("hoistedDependencies".into(), Value::Object(hoisted));
+    if !opts.hoist_pattern.is_empty() {
+        doc.insert("hoistPattern".into(), json!(opts.hoist_pattern));
+    }
+    doc.insert(
+        "included".into(),
+        json!({
+            "dependencies": opts.included.dependencies,
+            "devDependencies": opts.included.dev_dependencies,
+            "optionalDependencies": opts.included.optional_dependencies,
+        }),
+    );
+    doc.insert("layoutVersion".into(), json!(5));
+    doc.insert("nodeLinker".into(), json!("isolated"));
+    doc.insert("packageManager".into(), json!(state.package_manager));
+    doc.insert("pendingBuilds".into(), json!(state.pending_builds));
+    if !state.ignored_builds.is_empty() {
+        doc.insert("ignoredBuilds".into(), json!(state.ignored_builds));
+    }
+    doc.insert("prunedAt".into(), json!(state.pruned_at));
+    doc.insert(
+        "publicHoistPattern".into(),
+        json!(opts.public_hoist_pattern),
+    );
+    let mut skipped: Vec<&str> = plan
+        .skipped
+        .iter()
+        .chain(&plan.skipped_below)
+        .chain(&state.previous_skipped)
+        .map(String::as_str)
+        .collect();
+    skipped.sort_unstable();
+    skipped.dedup();
+    doc.insert("skipped".into(), json!(skipped));
+    doc.insert("storeDir".into(), json!(state.store_dir));
+    let root_modules = root_modules_dir(plan, opts);
+    doc.insert(
+        "virtualStoreDir".into(),
+        json!(relative(&root_modules, &opts.virtual_store_dir)),
+    );
+    doc.insert(
+        "virtualStoreDirMaxLength".into(),
+        json!(opts.virtual_store_dir_max_length),
+    );
+    if !state.injected_deps.is_empty() {
+        doc.insert("injectedDeps".into(), json!(state.injected_deps));
+    }
+    doc.insert("allowBuilds".into(), json!(state.allow_builds));
+    serde_json::to_string_pretty(&Value::Object(doc)).expect("JSON values always serialize")
+}
+
+fn root_modules_dir(plan: &Plan, opts: &PlanOptions) -> String {
+    let root = plan
+        .importers
+        .iter()
+        .find(|i| i.id == ".")
+        .map_or("", |i| i.dir.as_str());
+    join(root, &opts.modules_dir)
+}
