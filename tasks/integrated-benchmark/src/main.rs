@@ -3,6 +3,7 @@
 //!
 //! See `--help` and `benchmarks/README.md`.
 
+mod commit;
 mod machine;
 mod report;
 mod setup;
@@ -29,6 +30,12 @@ loopback registry, stages a private copy of the fixture and a private store for 
 tool, runs each tool once to check it works (a failing tool is dropped with a note),
 then runs hyperfine and writes <results-dir>/<fixture>/<scenario>.{md,json,svg}.
 
+Every pacquet row is labelled with the commit it measured, `git describe --always --dirty`
+(`working-tree`: HEAD, with -dirty when tracked files have uncommitted changes; another
+revision: that commit, resolved once before building), e.g. `pacquet @ 63211bc-dirty
+(working tree)`. The .md heading, the .json `benchmark` object and the .svg say it too,
+with the date and the machine.
+
 Scenarios (pnpm benchmark rows):
   cold    no store, no node_modules, lockfile present (tarballs from the loopback registry)
   warm    store filled, lockfile present, no node_modules (the headline; adds floor rows)
@@ -48,7 +55,8 @@ deleted after all scenarios finished.
 Examples:
   just bench                                   # warm, alotta, working tree vs pnpm vs bun vs floor
   just bench --scenario cold --fixture small --revision main --runs 3
-  just bench --scenario warm,repeat --revision working-tree,HEAD"
+  just bench --scenario warm,repeat --revision working-tree,HEAD
+  just bench --scenario cold,warm,repeat,lockfile-change --revision main,working-tree"
 )]
 pub struct Args {
     /// Scenarios to run, comma-separated or repeated.
@@ -63,7 +71,9 @@ pub struct Args {
     /// pacquet revisions to benchmark, comma-separated or repeated. `working-tree`
     /// builds this checkout (`cargo build --release -p pacquet-cli`); anything else
     /// (HEAD, main, a commit) is checked out in a git worktree under <work-dir>/revisions
-    /// and built there with its own target dir (cached by commit).
+    /// and built there with its own target dir (cached by commit). Each is labelled
+    /// `pacquet @ <git describe --always --dirty>`; several are timed in one hyperfine
+    /// run, so their rows are comparable.
     #[arg(long, value_delimiter = ',', default_value = "working-tree")]
     pub revision: Vec<String>,
 
@@ -227,6 +237,11 @@ fn run(args: Args) -> Result<()> {
             }
         }
     }
+    for tool in &tools {
+        if let Some(commit) = &tool.commit {
+            eprintln!("{}: {}", tool.label, commit.provenance());
+        }
+    }
     for (i, bin) in args.pacquet_bin.iter().enumerate() {
         let bin = abs(&env.repo, Some(bin.clone()), "pacquet");
         let label = if args.pacquet_bin.len() == 1 {
@@ -269,6 +284,7 @@ fn run(args: Args) -> Result<()> {
         ) {
             Ok(rows) => {
                 let dir = results.join(&fixture_name);
+                let date = report::utc_now();
                 let written = report::write(&report::Report {
                     dir: &dir,
                     fixture: &fixture_name,
@@ -280,6 +296,7 @@ fn run(args: Args) -> Result<()> {
                     work: &env.work,
                     repo: &env.repo,
                     hyperfine_json: &env.hyperfine_json(&fixture_name, scenario),
+                    date: &date,
                 })?;
                 eprintln!("wrote {}", written.display());
             }

@@ -4,6 +4,7 @@ use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use crate::commit::{self, Commit};
 use crate::machine::Machine;
 use crate::setup::ToolKind;
 use crate::{Args, Result, Scenario};
@@ -14,6 +15,8 @@ pub struct Row {
     pub command: String,
     pub prepare: String,
     pub version: String,
+    /// The pacquet commit measured (`None` for other tools and prebuilt binaries).
+    pub commit: Option<Commit>,
     pub median: f64,
     pub mean: f64,
     pub stddev: f64,
@@ -35,6 +38,7 @@ impl Row {
             command,
             prepare,
             version,
+            commit: None,
             median: f64::NAN,
             mean: f64::NAN,
             stddev: f64::NAN,
@@ -82,6 +86,21 @@ pub struct Report<'a> {
     pub work: &'a Path,
     pub repo: &'a Path,
     pub hyperfine_json: &'a Path,
+    /// When the scenario finished (`utc_now`).
+    pub date: &'a str,
+}
+
+impl Report<'_> {
+    /// `pacquet @ 63211bc-dirty`, or every measured pacquet's label.
+    fn pacquet_heading(&self) -> Option<String> {
+        let pacquets: Vec<(&str, Option<&Commit>)> = self
+            .rows
+            .iter()
+            .filter(|row| row.kind == ToolKind::Pacquet)
+            .map(|row| (row.name.as_str(), row.commit.as_ref()))
+            .collect();
+        commit::heading(&pacquets)
+    }
 }
 
 /// Writes `<dir>/<scenario>.{md,json,svg}` and returns the Markdown path.
@@ -91,10 +110,73 @@ pub fn write(r: &Report) -> Result<PathBuf> {
     let md = r.dir.join(format!("{name}.md"));
     let json = r.dir.join(format!("{name}.json"));
     let svg = r.dir.join(format!("{name}.svg"));
-    fs::copy(r.hyperfine_json, &json).map_err(|e| format!("{}: {e}", json.display()))?;
+    let raw = fs::read_to_string(r.hyperfine_json)
+        .map_err(|e| format!("{}: {e}", r.hyperfine_json.display()))?;
+    let hyperfine: serde_json::Value =
+        serde_json::from_str(&raw).map_err(|e| format!("{}: {e}", r.hyperfine_json.display()))?;
+    let text = serde_json::to_string_pretty(&with_provenance(r, hyperfine))
+        .map_err(|e| e.to_string())?
+        + "\n";
+    fs::write(&json, text).map_err(|e| format!("{}: {e}", json.display()))?;
     fs::write(&svg, chart(r)).map_err(|e| format!("{}: {e}", svg.display()))?;
     fs::write(&md, markdown(r)).map_err(|e| format!("{}: {e}", md.display()))?;
     Ok(md)
+}
+
+/// hyperfine's export (whose `command` fields are the row labels) with a
+/// leading `benchmark` object: what was measured, when and where.
+fn with_provenance(r: &Report, hyperfine: serde_json::Value) -> serde_json::Value {
+    let pacquet: Vec<serde_json::Value> = r
+        .rows
+        .iter()
+        .filter(|row| row.kind == ToolKind::Pacquet)
+        .map(|row| {
+            serde_json::json!({
+                "label": row.name,
+                "version": row.version,
+                "revision": row.commit.as_ref().map(|c| c.revision.as_str()),
+                "commit": row.commit.as_ref().map(|c| c.describe.as_str()),
+                "sha": row.commit.as_ref().and_then(|c| c.sha.as_deref()),
+            })
+        })
+        .collect();
+    let mut out = serde_json::Map::new();
+    out.insert(
+        "benchmark".into(),
+        serde_json::json!({
+            "fixture": r.fixture,
+            "scenario": r.scenario.name(),
+            "heading": r.pacquet_heading(),
+            "date": r.date,
+            "machine": r.machine.one_line(),
+            "hyperfine": r.machine.hyperfine,
+            "load": r.machine.load,
+            "pacquet": pacquet,
+        }),
+    );
+    match hyperfine {
+        serde_json::Value::Object(map) => out.extend(map),
+        other => {
+            out.insert("hyperfine_export".into(), other);
+        }
+    }
+    serde_json::Value::Object(out)
+}
+
+/// The `just bench` arguments that repeat this scenario.
+fn invocation(r: &Report) -> String {
+    let mut s = format!(
+        "just bench --scenario {} --fixture {}",
+        r.scenario.name(),
+        r.fixture
+    );
+    let revisions = &r.args.revision;
+    if r.args.no_pacquet {
+        s.push_str(" --no-pacquet");
+    } else if revisions.len() != 1 || revisions[0] != commit::WORKING_TREE {
+        s.push_str(&format!(" --revision {}", revisions.join(",")));
+    }
+    s
 }
 
 fn pnpm_median(rows: &[Row]) -> Option<f64> {
@@ -106,14 +188,36 @@ fn pnpm_median(rows: &[Row]) -> Option<f64> {
 fn markdown(r: &Report) -> String {
     let mut s = String::new();
     let name = r.scenario.name();
-    let _ = writeln!(s, "# {}: {name}\n", r.fixture);
+    match r.pacquet_heading() {
+        Some(heading) => {
+            let _ = writeln!(s, "# {}: {name} — {heading}\n", r.fixture);
+        }
+        None => {
+            let _ = writeln!(s, "# {}: {name}\n", r.fixture);
+        }
+    }
+    for row in r.rows.iter().filter(|row| row.kind == ToolKind::Pacquet) {
+        match &row.commit {
+            Some(commit) => {
+                let _ = writeln!(s, "- {}: {}", row.name, commit.provenance());
+            }
+            None => {
+                let _ = writeln!(
+                    s,
+                    "- {}: a prebuilt binary (`{}`); its commit is unknown",
+                    row.name, row.version
+                );
+            }
+        }
+    }
+    let _ = writeln!(s, "- Date: {}", r.date);
+    let _ = writeln!(s, "- Machine: {}\n", r.machine.one_line());
     let _ = writeln!(s, "{}\n", r.scenario.describe());
     let _ = writeln!(
         s,
-        "Measured {} with `just bench --scenario {name} --fixture {}`: {} timed runs per tool after {} warm-up run(s), {}. \
+        "Measured with `{}`: {} timed runs per tool after {} warm-up run(s), {}. \
          Times in seconds; \"vs pnpm\" is the median divided by pnpm's median (below 1 = faster than pnpm).\n",
-        utc_now(),
-        r.fixture,
+        invocation(r),
         r.args.runs,
         r.args.warmup,
         r.machine.hyperfine
@@ -175,7 +279,7 @@ fn markdown(r: &Report) -> String {
     s
 }
 
-fn utc_now() -> String {
+pub fn utc_now() -> String {
     std::process::Command::new("date")
         .args(["-u", "+%Y-%m-%d %H:%M UTC"])
         .output()
@@ -199,14 +303,21 @@ fn escape(text: &str) -> String {
         .replace('>', "&gt;")
 }
 
+/// Room for the longest row label at 13px sans-serif (about 7px a
+/// character), at least the 230px the short tool names need.
+fn label_width<'a>(labels: impl Iterator<Item = &'a str>) -> f64 {
+    let longest = labels.map(|l| l.chars().count()).max().unwrap_or(0);
+    (longest as f64 * 7.0 + 20.0).max(230.0).ceil()
+}
+
 /// Horizontal bars of the medians, with a min–max whisker.
 fn chart(r: &Report) -> String {
-    let label_w = 230.0;
+    let label_w = label_width(r.rows.iter().map(|row| row.name.as_str()));
     let bar_w = 470.0;
     let value_w = 90.0;
     let row_h = 34.0;
-    let top = 46.0;
-    let bottom = 30.0;
+    let top = 56.0;
+    let bottom = 50.0;
     let width = label_w + bar_w + value_w;
     let height = top + row_h * r.rows.len() as f64 + bottom;
     let max = r
@@ -231,6 +342,15 @@ fn chart(r: &Report) -> String {
         escape(r.fixture),
         r.scenario.name(),
         r.args.runs
+    );
+    let subtitle = match r.pacquet_heading() {
+        Some(heading) => format!("{heading} · {}", r.date),
+        None => r.date.to_string(),
+    };
+    let _ = writeln!(
+        s,
+        r##"<text x="10" y="42" font-size="12" fill="#495057">{}</text>"##,
+        escape(&subtitle)
     );
     for (i, row) in r.rows.iter().enumerate() {
         let y = top + row_h * i as f64;
@@ -281,6 +401,15 @@ fn chart(r: &Report) -> String {
         label_w + bar_w,
         axis_y + 16.0
     );
+    let _ = writeln!(
+        s,
+        r##"<text x="10" y="{}" font-size="11" fill="#495057">{}</text>"##,
+        axis_y + 36.0,
+        escape(&r.machine.one_line())
+    );
     s.push_str("</svg>\n");
     s
 }
+
+#[cfg(test)]
+mod tests;

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::time::Instant;
 
+use crate::commit::{Commit, WORKING_TREE};
 use crate::report::Row;
 use crate::{Result, Scenario, move_aside};
 
@@ -23,6 +24,9 @@ pub struct Tool {
     pub label: String,
     pub bin: PathBuf,
     pub version: String,
+    /// The pacquet commit this build measures (`None` for other tools and
+    /// prebuilt binaries).
+    pub commit: Option<Commit>,
 }
 
 impl Tool {
@@ -32,6 +36,7 @@ impl Tool {
             label,
             bin,
             version,
+            commit: None,
         }
     }
 }
@@ -48,13 +53,15 @@ pub struct Staged {
 
 impl Staged {
     pub fn into_row(self, tool: &Tool) -> Row {
-        Row::new(
+        let mut row = Row::new(
             tool.label.clone(),
             tool.kind,
             self.command,
             self.prepare,
             tool.version.clone(),
-        )
+        );
+        row.commit = tool.commit.clone();
+        row
     }
 }
 
@@ -164,18 +171,16 @@ impl Env {
         self.helpers.join(name)
     }
 
-    /// Builds `rev` (`working-tree` or a git revision) and returns it as a tool.
+    /// Builds `rev` (`working-tree` or a git revision) and returns it as a
+    /// tool labelled with the commit it measures, resolved before the build.
     pub fn build_pacquet(&self, rev: &str) -> Result<Tool> {
-        let (label, src_dir, target_dir, slug) = if rev == "working-tree" {
+        let (commit, src_dir, target_dir, slug) = if rev == WORKING_TREE {
             let target = std::env::var_os("CARGO_TARGET_DIR")
                 .map(PathBuf::from)
                 .unwrap_or_else(|| self.repo.join("target"));
-            (
-                "pacquet (working tree)".to_string(),
-                self.repo.clone(),
-                target,
-                "working-tree".to_string(),
-            )
+            let commit = Commit::of_working_tree(&self.repo)
+                .map_err(|e| format!("pacquet {rev} dropped: its commit is unknown: {e}"))?;
+            (commit, self.repo.clone(), target, WORKING_TREE.to_string())
         } else {
             let sha = capture(
                 Command::new("git")
@@ -197,21 +202,19 @@ impl Env {
                 )
                 .map_err(|e| format!("pacquet {rev}: git worktree add failed: {e}"))?;
             }
-            let label = if rev == short || sha.starts_with(rev) {
-                format!("pacquet {short}")
-            } else {
-                format!("pacquet {rev} ({short})")
-            };
+            let commit = Commit::of_revision(&self.repo, rev, &sha)
+                .map_err(|e| format!("pacquet {rev} dropped: {e}"))?;
             let target = self.work.join("revisions").join(format!("{short}-target"));
-            (label, tree, target, short)
+            (commit, tree, target, short)
         };
+        let label = commit.label();
         let bin = self.work.join("bin").join(format!("pacquet-{slug}"));
         let log = self
             .work
             .join("logs")
             .join(format!("build-pacquet-{slug}.log"));
         // A built commit never changes; the working tree is rebuilt every time.
-        if rev == "working-tree" || !bin.is_file() {
+        if rev == WORKING_TREE || !bin.is_file() {
             eprintln!("building {label} (log: {})", log.display());
             let start = Instant::now();
             let mut cmd = Command::new("cargo");
@@ -232,7 +235,9 @@ impl Env {
                 .map_err(|e| format!("{label}: copying the binary: {e}"))?;
         }
         let version = version_of(&bin, &["--version"]).unwrap_or_default();
-        Ok(Tool::new(ToolKind::Pacquet, label, bin, version))
+        let mut tool = Tool::new(ToolKind::Pacquet, label, bin, version);
+        tool.commit = Some(commit);
+        Ok(tool)
     }
 
     pub fn install_pnpm(&self, version: &str) -> Result<Tool> {
