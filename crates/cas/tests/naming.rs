@@ -3,6 +3,7 @@
 use std::path::Path;
 
 use pacquet_cas::{Cas, sha512_hex, temp_file_name};
+use rustix::fs::{AtFlags, statat};
 
 const IS_NUMBER_PACKAGE_JSON: &str = "db867983ce66f97957d9754aea41f251d5f78453693b153adb8a17f1196c5a997f53329b6883d2c34e9e91338d8be8c925d5b0f8d38005f50572506fa0aa92be";
 
@@ -72,14 +73,10 @@ fn blob_at_names_the_blob_relative_to_its_shard() {
         .expect("shard exists now");
     let path = cas.file_path(&written.digest, true);
     assert_eq!(
-        at.name.to_str().unwrap(),
+        at.name().to_str().unwrap(),
         path.file_name().unwrap().to_str().unwrap()
     );
-    let mut st = std::mem::MaybeUninit::<libc::stat>::uninit();
-    // SAFETY: NUL-terminated name, `st` written on success.
-    let rc = unsafe { libc::fstatat(at.dir, at.name.as_ptr(), st.as_mut_ptr(), 0) };
-    assert_eq!(rc, 0);
-    // SAFETY: fstatat succeeded.
-    assert_eq!(unsafe { st.assume_init() }.st_size, 5);
+    let st = statat(at.dir(), at.name(), AtFlags::empty()).unwrap();
+    assert_eq!(st.st_size, 5);
     assert!(cas.blob_at("zz-not-hex", false).is_none());
 }
