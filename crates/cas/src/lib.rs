@@ -18,7 +18,7 @@ mod temp_name;
 mod verify;
 mod write;
 
-pub use at::BlobAt;
+pub use at::{BlobAt, open_dir};
 pub use cas::{Cas, CasFile};
 pub use clock::now_ms;
 pub use digest::sha512_hex;

@@ -10,6 +10,7 @@ use std::{
     path::{Path, PathBuf},
 };
 
+use rustix::fs::{FlockOperation, OFlags};
 use sha2::{Digest, Sha256};
 
 use crate::CasError;
@@ -46,8 +47,7 @@ pub fn lock_store(store_dir: &Path, mode: LockMode) -> Result<StoreLock, CasErro
 /// `$XDG_RUNTIME_DIR` when it is a private directory of this user, else
 /// `/tmp`, then `pnpm-store-operation-locks-<uid>`.
 fn lock_dir() -> PathBuf {
-    // SAFETY: getuid has no preconditions and cannot fail.
-    let uid = unsafe { libc::getuid() };
+    let uid = rustix::process::getuid().as_raw();
     let base = std::env::var_os("XDG_RUNTIME_DIR")
         .map(PathBuf::from)
         .filter(|dir| {
@@ -75,22 +75,18 @@ fn lock_file(path: &Path, mode: LockMode) -> Result<File, CasError> {
         .create(true)
         .truncate(false)
         .mode(0o600)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
+        .custom_flags((OFlags::NOFOLLOW | OFlags::CLOEXEC).bits() as i32)
         .open(path)
         .map_err(CasError::lock(path))?;
     let op = match mode {
-        LockMode::Shared => libc::LOCK_SH,
-        LockMode::Exclusive => libc::LOCK_EX,
+        LockMode::Shared => FlockOperation::LockShared,
+        LockMode::Exclusive => FlockOperation::LockExclusive,
     };
-    use std::os::fd::AsRawFd;
     loop {
-        // SAFETY: the descriptor is open for the lifetime of `file`.
-        if unsafe { libc::flock(file.as_raw_fd(), op) } == 0 {
-            return Ok(file);
-        }
-        let err = std::io::Error::last_os_error();
-        if err.kind() != std::io::ErrorKind::Interrupted {
-            return Err(CasError::lock(path)(err));
+        match rustix::fs::flock(&file, op) {
+            Ok(()) => return Ok(file),
+            Err(rustix::io::Errno::INTR) => continue,
+            Err(e) => return Err(CasError::lock(path)(e.into())),
         }
     }
 }

@@ -3,6 +3,8 @@
 use std::io;
 use std::time::Duration;
 
+use rustix::io::Errno;
+
 const MAX_RETRIES: u32 = 32;
 const FIRST_DELAY: Duration = Duration::from_millis(2);
 const MAX_DELAY: Duration = Duration::from_millis(200);
@@ -25,5 +27,8 @@ pub(crate) fn on_fd_exhaustion<T>(mut op: impl FnMut() -> io::Result<T>) -> io::
 }
 
 fn is_fd_exhaustion(e: &io::Error) -> bool {
-    matches!(e.raw_os_error(), Some(libc::EMFILE) | Some(libc::ENFILE))
+    matches!(
+        Errno::from_io_error(e),
+        Some(Errno::MFILE) | Some(Errno::NFILE)
+    )
 }

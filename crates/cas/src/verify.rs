@@ -4,6 +4,7 @@ use std::fs::{self, File};
 use std::io::{self, Read};
 use std::path::Path;
 
+use rustix::fs::{AtFlags, FileType, statat};
 use sha2::{Digest, Sha512};
 
 use crate::{Cas, clock, stripes};
@@ -91,16 +92,9 @@ impl Cas {
     /// to walk), else `stat` on the full path.
     fn stat_blob(&self, digest_hex: &str, executable: bool) -> Option<BlobStat> {
         if let Some(at) = self.blob_at(digest_hex, executable) {
-            let mut st = std::mem::MaybeUninit::<libc::stat>::uninit();
-            // SAFETY: `at.name` is NUL-terminated, `st` is written on success.
-            let rc = unsafe { libc::fstatat(at.dir, at.name.as_ptr(), st.as_mut_ptr(), 0) };
-            if rc != 0 {
-                return None;
-            }
-            // SAFETY: fstatat succeeded.
-            let st = unsafe { st.assume_init() };
+            let st = statat(at.dir(), at.name(), AtFlags::empty()).ok()?;
             return Some(BlobStat {
-                is_file: st.st_mode & libc::S_IFMT == libc::S_IFREG,
+                is_file: FileType::from_raw_mode(st.st_mode) == FileType::RegularFile,
                 size: st.st_size as u64,
                 modified_ms: st.st_mtime as f64 * 1e3 + st.st_mtime_nsec as f64 / 1e6,
             });

@@ -35,7 +35,7 @@ fn fill_store(cas: &Cas) -> Vec<Vec<Blob>> {
         .collect()
 }
 
-fn files<'a>(cas: &Cas, blobs: &'a [Blob]) -> Vec<PackageFile<'a>> {
+fn files<'a>(cas: &'a Cas, blobs: &'a [Blob]) -> Vec<PackageFile<'a>> {
     blobs
         .iter()
         .map(|b| PackageFile {

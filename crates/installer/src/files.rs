@@ -146,7 +146,7 @@ fn marker_exists(dest: &Path, entries: &[(String, FileInfo)]) -> bool {
 }
 
 /// The CAS blob of every file of a row.
-pub fn package_files<'r>(cas: &Cas, files: &'r [(String, FileInfo)]) -> Vec<PackageFile<'r>> {
+pub fn package_files<'r>(cas: &'r Cas, files: &'r [(String, FileInfo)]) -> Vec<PackageFile<'r>> {
     files
         .iter()
         .map(|(path, info)| PackageFile {

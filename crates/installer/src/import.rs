@@ -24,7 +24,7 @@ pub struct PackageFile<'a> {
     pub src: PathBuf,
     /// The same blob relative to its open shard directory, when the store
     /// provides one: hard links then cost the kernel a shorter path walk.
-    pub at: Option<pacquet_cas::BlobAt>,
+    pub at: Option<pacquet_cas::BlobAt<'a>>,
     /// Whether the file must be executable (`-exec` blob).
     pub executable: bool,
 }
@@ -91,11 +91,11 @@ fn import_files(
     create_dir(dest_dir).map_err(io_err(dest_dir))?;
     let subdirs: BTreeSet<&str> = files.iter().flat_map(|f| ancestors(f.rel_path)).collect();
     // Descriptor-relative calls when this import makes hard links.
-    let mut dir_fd = (state.links_first(method) && files.iter().any(|f| f.at.is_some()))
+    let dir_fd = (state.links_first(method) && files.iter().any(|f| f.at.is_some()))
         .then(|| at::DirFd::open(dest_dir).ok())
         .flatten();
     for dir in subdirs {
-        match &mut dir_fd {
+        match &dir_fd {
             Some(fd) => fd.mkdir(dir).map_err(io_err(&dest_dir.join(dir)))?,
             None => {
                 let path = dest_dir.join(dir);
@@ -105,7 +105,7 @@ fn import_files(
     }
     let mut linked = false;
     for f in files.iter().filter(|f| Some(f.rel_path) != marker) {
-        if let (Some(fd), Some(blob)) = (&mut dir_fd, &f.at)
+        if let (Some(fd), Some(blob)) = (&dir_fd, &f.at)
             && fd.link(blob, f.rel_path).is_ok()
         {
             linked = true;

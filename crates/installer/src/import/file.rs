@@ -8,10 +8,6 @@ use std::{
     path::Path,
 };
 
-/// `FICLONE` = `_IOW(0x94, 9, int)`.
-#[cfg(target_os = "linux")]
-const FICLONE: libc::c_ulong = 0x4004_9409;
-
 fn mode(executable: bool) -> u32 {
     if executable { 0o755 } else { 0o644 }
 }
@@ -53,16 +49,13 @@ pub(crate) fn copy_file(src: &Path, dst: &Path, executable: bool) -> std::io::Re
 /// filesystem cannot share extents.
 #[cfg(target_os = "linux")]
 pub(crate) fn clone_file(src: &Path, dst: &Path, executable: bool) -> std::io::Result<()> {
-    use std::os::fd::AsRawFd;
     let from = File::open(src)?;
     replacing(dst, || {
         let to = create(dst, executable)?;
-        // SAFETY: both descriptors are open for the duration of the call.
-        let rc = unsafe { libc::ioctl(to.as_raw_fd(), FICLONE as _, from.as_raw_fd()) };
-        if rc == 0 {
+        let Err(err) = rustix::fs::ioctl_ficlone(&to, &from) else {
             return Ok(());
-        }
-        let err = std::io::Error::last_os_error();
+        };
+        let err = std::io::Error::from(err);
         drop(to);
         let _ = std::fs::remove_file(dst);
         // Report as a clone failure, never as "exists".

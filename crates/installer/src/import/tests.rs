@@ -290,17 +290,14 @@ fn clone_only_reports_unsupported_filesystems() {
 /// The same files addressed through an open descriptor of the store dir.
 fn with_descriptors<'a>(
     files: &'a [(String, PathBuf, bool)],
-    store: &std::fs::File,
+    store: &'a std::fs::File,
 ) -> Vec<PackageFile<'a>> {
-    use std::os::fd::AsRawFd;
+    use std::os::fd::AsFd;
     as_package_files(files)
         .into_iter()
         .map(|mut f| {
             let name = f.src.file_name().unwrap().to_str().unwrap();
-            f.at = Some(pacquet_cas::BlobAt {
-                dir: store.as_raw_fd(),
-                name: std::ffi::CString::new(name).unwrap(),
-            });
+            f.at = pacquet_cas::BlobAt::new(store.as_fd(), name);
             f
         })
         .collect()
@@ -336,7 +333,7 @@ fn descriptor_links_fall_back_to_the_path_for_a_bad_descriptor_entry() {
     let store = std::fs::File::open(&cas.dir).unwrap();
     let mut files = with_descriptors(&list, &store);
     // A name the descriptor does not have: the path still imports it.
-    files[1].at.as_mut().unwrap().name = std::ffi::CString::new("missing").unwrap();
+    files[1].at = pacquet_cas::BlobAt::new(std::os::fd::AsFd::as_fd(&store), "missing");
     let dest = tmp.path().join("pkg");
     import_package(&dest, &files, ImportMethod::Hardlink, &ImportState::new()).unwrap();
     assert_eq!(
