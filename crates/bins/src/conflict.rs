@@ -21,7 +21,7 @@ pub(crate) struct Claim<'a> {
     pub direct: bool,
 }
 
-/// `Ordering::Greater` when `a` should win `command` over `b` (layout.md
+/// `Ordering::Greater` when `a` should win `command` over `b` (docs/layout.md
 /// §5): a direct dependency beats a hoisted one; then the owner of the
 /// command; then the lexically smaller package name.
 pub(crate) fn compare(command: &str, a: Claim<'_>, b: Claim<'_>) -> Ordering {

@@ -1,7 +1,7 @@
 //! `node_modules/.bin` for pacquet, byte-compatible with pnpm 12.21.
 //!
 //! This crate owns everything between "these packages offer bins to this
-//! directory" and the shim files on disk (layout.md §5, §6):
+//! directory" and the shim files on disk (docs/layout.md §5, §6):
 //!
 //! * [`bin_commands`]: the commands a package exposes (`bin` string or map,
 //!   else `directories.bin`), with invalid names skipped and targets kept

@@ -46,7 +46,7 @@ pub struct LinkedBin {
 ///
 /// * `bin_dir` is created when there is at least one shim to write.
 /// * A command offered by several packages goes to the winner of
-///   layout.md §5 (direct, then owner, then smaller name); within one
+///   docs/layout.md §5 (direct, then owner, then smaller name); within one
 ///   package the first command of a name wins.
 /// * Each target is opened once: its head picks the runtime, and a mode
 ///   lacking any exec bit gets `|= 0o111` (not for workspace projects, whose

@@ -1,6 +1,6 @@
 //! Which command names may appear in a `.bin` directory.
 
-/// A command name pnpm 12 accepts (layout.md §5): non-empty, not `.` or
+/// A command name pnpm 12 accepts (docs/layout.md §5): non-empty, not `.` or
 /// `..`, only `[A-Za-z0-9-_.!~*'()]`, or exactly `$`. Anything else (`/`,
 /// spaces, non-ASCII) is skipped, so a name can never leave the `.bin`
 /// directory.

@@ -1,4 +1,4 @@
-//! The pnpm 12.21 `sh` shim text (layout.md §6).
+//! The pnpm 12.21 `sh` shim text (docs/layout.md §6).
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};

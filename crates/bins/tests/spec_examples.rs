@@ -1,4 +1,4 @@
-//! The complete shims printed in layout.md §6 (pnpm 12.21.0 output for
+//! The complete shims printed in docs/layout.md §6 (pnpm 12.21.0 output for
 //! `semver` and `esbuild`), reproduced by `shim_script`.
 
 use std::path::{Path, PathBuf};

@@ -1,6 +1,6 @@
 //! The store's content-addressable files: `<storeDir>/files/XX/<rest>[-exec]`.
 //!
-//! Owns blob naming (store.md §3), the concurrent-writer-safe write protocol
+//! Owns blob naming (docs/store.md §3), the concurrent-writer-safe write protocol
 //! shared with pnpm 11/12 (§4: `O_EXCL` create, compare on `EEXIST`, atomic
 //! temp+rename rewrite, `EMFILE` backoff) and the reuse check of a blob
 //! against its index row (§8), and the cross-process store locks pnpm 12

@@ -1,4 +1,4 @@
-//! pnpm 12's cross-process store locks (store.md §2): installs hold
+//! pnpm 12's cross-process store locks (docs/store.md §2): installs hold
 //! `all-stores.lock` and `<sha256(storeDir)>.lock` shared, `store prune`
 //! holds both exclusively, so a prune never deletes a blob that a running
 //! install has written but not linked yet. Taking the same `flock`s makes

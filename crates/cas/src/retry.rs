@@ -1,4 +1,4 @@
-//! Backoff for running out of file descriptors (store.md §4.2).
+//! Backoff for running out of file descriptors (docs/store.md §4.2).
 
 use std::io;
 use std::time::Duration;

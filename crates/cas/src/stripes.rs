@@ -1,4 +1,4 @@
-//! Process-wide locks per target path (store.md §4.1), so two packages that
+//! Process-wide locks per target path (docs/store.md §4.1), so two packages that
 //! contain the same blob do not race on it. Striped: 256 mutexes, shared by
 //! all `Cas` handles in the process.
 

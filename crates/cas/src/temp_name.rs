@@ -1,4 +1,4 @@
-//! Temp file names for atomic rewrites (store.md §4.5), shared with pnpm so
+//! Temp file names for atomic rewrites (docs/store.md §4.5), shared with pnpm so
 //! leftovers from either tool look alike.
 
 use std::sync::atomic::{AtomicU64, Ordering};

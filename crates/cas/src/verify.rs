@@ -1,4 +1,4 @@
-//! Reuse check of a blob against its index row (store.md §8).
+//! Reuse check of a blob against its index row (docs/store.md §8).
 
 use std::fs::{self, File};
 use std::io::{self, Read};
@@ -26,7 +26,7 @@ pub enum FileCheck {
 }
 
 impl Cas {
-    /// store.md §8: `stat`; a blob modified more than 100 ms after
+    /// docs/store.md §8: `stat`; a blob modified more than 100 ms after
     /// `checked_at` (or any blob when it is `None`) is re-checked by size and
     /// hash, and deleted when wrong so the next write recreates it.
     pub fn verify(

@@ -1,4 +1,4 @@
-//! The write protocol of store.md §4 (pnpm 12 variant).
+//! The write protocol of docs/store.md §4 (pnpm 12 variant).
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Write};

@@ -1,4 +1,4 @@
-//! Blob names and paths (store.md §3) and temp names (§4.5).
+//! Blob names and paths (docs/store.md §3) and temp names (§4.5).
 
 use std::{
     io::Read,

@@ -1,4 +1,4 @@
-//! The reuse check (store.md §8), with faked mtimes.
+//! The reuse check (docs/store.md §8), with faked mtimes.
 
 use std::fs::{self, File};
 use std::path::Path;

@@ -1,4 +1,4 @@
-//! The write protocol (store.md §4).
+//! The write protocol (docs/store.md §4).
 
 use std::fs;
 use std::os::unix::fs::PermissionsExt;

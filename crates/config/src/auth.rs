@@ -1,4 +1,4 @@
-//! Registry credentials and the nerf-dart lookup (settings.md §2.2).
+//! Registry credentials and the nerf-dart lookup (docs/settings.md §2.2).
 
 use std::fmt;
 

@@ -192,7 +192,7 @@ impl Config {
         self.registries.registry_for(package_name)
     }
 
-    /// Tarball URL of a registry-resolved package (lockfile.md §5).
+    /// Tarball URL of a registry-resolved package (docs/lockfile.md §5).
     pub fn tarball_url(&self, name: &str, version: &str) -> String {
         self.registries.tarball_url(name, version)
     }

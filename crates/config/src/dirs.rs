@@ -1,5 +1,5 @@
-//! pnpm's home, config, cache and state directories (settings.md §3,
-//! store.md §1.2).
+//! pnpm's home, config, cache and state directories (docs/settings.md §3,
+//! docs/store.md §1.2).
 
 use std::collections::HashMap;
 use std::path::PathBuf;

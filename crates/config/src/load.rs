@@ -27,7 +27,7 @@ struct Sources {
     global: Layer,
 }
 
-/// Loads the configuration (settings.md §1.1 precedence: CLI > env >
+/// Loads the configuration (docs/settings.md §1.1 precedence: CLI > env >
 /// `pnpm-workspace.yaml` > global `config.yaml` > `.npmrc` > defaults).
 pub fn load(opts: &LoadOptions) -> Result<Config, ConfigError> {
     let env = &opts.env;

@@ -1,4 +1,4 @@
-//! Reading the `.npmrc` chain (settings.md §1.2) into what pnpm 11+ uses.
+//! Reading the `.npmrc` chain (docs/settings.md §1.2) into what pnpm 11+ uses.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

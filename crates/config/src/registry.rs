@@ -1,4 +1,4 @@
-//! Registry selection and tarball URLs (settings.md §2.2, lockfile.md §5).
+//! Registry selection and tarball URLs (docs/settings.md §2.2, docs/lockfile.md §5).
 
 use std::fmt;
 

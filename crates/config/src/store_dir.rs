@@ -1,4 +1,4 @@
-//! Store directory resolution (store.md §1).
+//! Store directory resolution (docs/store.md §1).
 
 use std::path::{Path, PathBuf};
 
@@ -57,7 +57,7 @@ pub fn with_version_suffix(root: PathBuf) -> PathBuf {
 }
 
 /// The default store root: `<pnpm home>/store`, unless the project lives
-/// on another filesystem than the pnpm home (store.md §1.2).
+/// on another filesystem than the pnpm home (docs/store.md §1.2).
 pub fn default_root(pnpm_home: &Path, project_root: &Path) -> PathBuf {
     same_filesystem_root(project_root, pnpm_home, device_of)
         .unwrap_or_else(|| pnpm_home.join("store"))

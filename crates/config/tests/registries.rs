@@ -1,4 +1,4 @@
-//! Registry selection, tarball URLs (lockfile.md §5) and `.npmrc` handling.
+//! Registry selection, tarball URLs (docs/lockfile.md §5) and `.npmrc` handling.
 
 mod common;
 

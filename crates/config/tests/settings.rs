@@ -1,4 +1,4 @@
-//! Precedence and typing of ordinary settings (settings.md §1.1, §2).
+//! Precedence and typing of ordinary settings (docs/settings.md §1.1, §2).
 
 mod common;
 

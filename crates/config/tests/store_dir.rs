@@ -1,4 +1,4 @@
-//! store.md §1.3 and pnpm 12's per-source resolution of `storeDir`.
+//! docs/store.md §1.3 and pnpm 12's per-source resolution of `storeDir`.
 
 mod common;
 

@@ -1,4 +1,4 @@
-//! `.bin` directories (layout.md §5): one per slot whose dependencies (or
+//! `.bin` directories (docs/layout.md §5): one per slot whose dependencies (or
 //! itself) have bins, `<virtualStoreDir>/node_modules/.bin` for privately
 //! hoisted packages, and `<project>/node_modules/.bin` for direct and
 //! publicly hoisted dependencies. Written in parallel, one directory per task.

@@ -92,27 +92,9 @@ pub enum InstallError {
     )]
     UnsupportedPatch { package_id: String },
 
-    #[error("Failed to import {path}: {source}")]
-    #[diagnostic(
-        code(ERR_PACQUET_IMPORT_PACKAGE),
-        help("Check that the store and node_modules are writable and on a healthy filesystem.")
-    )]
-    Import {
-        path: PathBuf,
-        #[source]
-        source: std::io::Error,
-    },
-
-    #[error("The package import method '{method}' is not supported here: {source}")]
-    #[diagnostic(
-        code(ERR_PNPM_UNSUPPORTED_IMPORT_METHOD),
-        help("Use packageImportMethod: auto, hardlink or copy.")
-    )]
-    ImportMethodUnsupported {
-        method: &'static str,
-        #[source]
-        source: std::io::Error,
-    },
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Import(#[from] pacquet_import::ImportError),
 
     #[error("Failed to write {path}: {source}")]
     #[diagnostic(

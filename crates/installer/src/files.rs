@@ -10,6 +10,9 @@ use std::{
 };
 
 use pacquet_cas::Cas;
+use pacquet_import::{
+    ImportMethod, ImportOutcome, ImportState, PackageFile, import_new_package, import_package,
+};
 use pacquet_store_index::{FileInfo, PackageFilesIndex};
 use serde_json::Value;
 
@@ -17,12 +20,7 @@ use super::{
     InstallError,
     build::{Builds, ImportMode},
 };
-use crate::{
-    import::{
-        ImportMethod, ImportOutcome, ImportState, PackageFile, import_new_package, import_package,
-    },
-    reporter::{Event, Origin, Reporter},
-};
+use crate::reporter::{Event, Origin, Reporter};
 use pacquet_planner::Slot;
 
 /// What every package import of one install shares.
@@ -74,7 +72,7 @@ impl LinkContext<'_> {
         let outcome = if complete {
             ImportOutcome::AlreadyComplete
         } else {
-            let files = package_files(self.cas, entries);
+            let files = pacquet_import::blob_files(self.cas, entries);
             import_new_package(&dest, &files, method, &self.state)?;
             ImportOutcome::Imported
         };
@@ -143,17 +141,4 @@ fn marker_exists(dest: &Path, entries: &[(String, FileInfo)]) -> bool {
         .find(|p| *p == "package.json")
         .or_else(|| paths.min());
     marker.is_some_and(|m| std::fs::symlink_metadata(dest.join(m)).is_ok())
-}
-
-/// The CAS blob of every file of a row.
-pub fn package_files<'r>(cas: &'r Cas, files: &'r [(String, FileInfo)]) -> Vec<PackageFile<'r>> {
-    files
-        .iter()
-        .map(|(path, info)| PackageFile {
-            rel_path: path,
-            src: cas.file_path(&info.digest, info.is_executable()),
-            executable: info.is_executable(),
-            at: cas.blob_at(&info.digest, info.is_executable()),
-        })
-        .collect()
 }

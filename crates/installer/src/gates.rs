@@ -1,5 +1,5 @@
 //! Reading the wanted lockfile and the `--frozen-lockfile` gates
-//! (lockfile.md §8): it exists, parses, matches the settings and satisfies
+//! (docs/lockfile.md §8): it exists, parses, matches the settings and satisfies
 //! every project's `package.json`.
 
 use std::path::{Path, PathBuf};

@@ -7,8 +7,6 @@
 //! files through `pacquet_state`, reporting [`reporter::Event`]s on the way.
 //!
 //! * [`install()`]: the whole install; [`fetch()`]: only fill the store.
-//! * [`import`]: one package directory from CAS blobs (hardlink, clone or
-//!   copy), completion marker last.
 //! * [`settings`]: `Config` turned into each consumer's options, once.
 
 mod bins;
@@ -19,7 +17,6 @@ mod error;
 mod fetch;
 mod files;
 mod gates;
-pub mod import;
 mod install;
 mod local;
 mod phases;

@@ -2,6 +2,7 @@
 //! download: `file:` directories (imported straight from the source) and
 //! git repositories (cloned, prepared, stored, then imported).
 
+use pacquet_import::PackageFile;
 use pacquet_planner::{FetchSource, Plan, Slot};
 use rayon::prelude::*;
 
@@ -9,7 +10,6 @@ use crate::{
     InstallError,
     cold::group_by_source,
     files::LinkContext,
-    import::PackageFile,
     reporter::{Event, Origin},
     store::Store,
 };

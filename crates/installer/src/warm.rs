@@ -9,7 +9,7 @@ use crate::reporter::Origin;
 use pacquet_planner::Plan;
 
 /// Links every warm slot. Returns the slots whose store files failed the
-/// integrity re-check (store.md §8); they must be fetched again.
+/// integrity re-check (docs/store.md §8); they must be fetched again.
 pub fn link_warm(
     ctx: &LinkContext<'_>,
     plan: &Plan,

@@ -195,7 +195,7 @@ pub fn settings(config: &Config, store_dir: &str) -> WorkspaceStateSettings {
 }
 
 /// `<store>/projects/<first 32 hex of sha256(project dir)>` → project dir,
-/// as pnpm 12 records which projects use a store (store.md §2). Best effort:
+/// as pnpm 12 records which projects use a store (docs/store.md §2). Best effort:
 /// the install does not depend on it.
 fn register_project(store_dir: &Path, root: &Path) {
     let name = hex::encode(Sha256::digest(root.to_string_lossy().as_bytes()));

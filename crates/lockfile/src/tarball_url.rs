@@ -1,4 +1,4 @@
-//! Where a resolution's bytes come from (lockfile spec §4–§5).
+//! Where a resolution's bytes come from (docs/lockfile.md §4–§5).
 
 use crate::{DepPath, Resolution};
 

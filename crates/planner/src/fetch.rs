@@ -1,4 +1,4 @@
-//! Fetch sources and store index keys of snapshots (lockfile.md §4, store.md §5.4).
+//! Fetch sources and store index keys of snapshots (docs/lockfile.md §4, docs/store.md §5.4).
 
 use pacquet_lockfile::{DepPath, PackageInfo, Resolution};
 

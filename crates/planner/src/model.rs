@@ -38,7 +38,7 @@ pub struct Slot {
     /// Package directory relative to the workspace root.
     pub package_dir: String,
     pub fetch: FetchSource,
-    /// Store index key (`<integrity>\t<pkgId>`, store.md §5.4), when it has one.
+    /// Store index key (`<integrity>\t<pkgId>`, docs/store.md §5.4), when it has one.
     pub store_key: Option<String>,
     pub optional: bool,
     pub has_bin: bool,

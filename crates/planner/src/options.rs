@@ -68,7 +68,7 @@ pub struct PlanOptions<'a> {
     pub host: HostPlatform,
     /// Projects to install, root first; empty = every importer of the lockfile.
     pub importers: Vec<ImporterSelection>,
-    /// Registry tarball URL for `(name, version)` (lockfile.md §5).
+    /// Registry tarball URL for `(name, version)` (docs/lockfile.md §5).
     pub tarball_url: &'a (dyn Fn(&str, &str) -> String + Sync),
     /// `ignoreScripts`: git and git-hosted packages are then stored
     /// unprepared, under `<pkgId>\tnot-built`.

@@ -1,4 +1,4 @@
-//! Which dependencies need a build and what their build runs (store.md §7).
+//! Which dependencies need a build and what their build runs (docs/store.md §7).
 
 use serde_json::Value;
 

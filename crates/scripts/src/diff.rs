@@ -1,5 +1,5 @@
 //! What a build changed in a package directory, as pnpm 12 stores it in
-//! `sideEffects[<key>]` (store.md §7, §9).
+//! `sideEffects[<key>]` (docs/store.md §7, §9).
 
 use std::collections::{HashMap, HashSet};
 use std::fs;

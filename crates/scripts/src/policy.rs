@@ -1,5 +1,5 @@
 //! `allowBuilds` / `dangerouslyAllowAllBuilds`: which dependencies may run
-//! their lifecycle scripts (settings.md §2.3).
+//! their lifecycle scripts (docs/settings.md §2.3).
 //!
 //! Keys are a package name (`esbuild`), a name with exact versions
 //! (`esbuild@0.23.1 || 0.24.0`), or for git/tarball dependencies the depPath

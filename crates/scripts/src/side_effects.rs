@@ -1,4 +1,4 @@
-//! Side-effects cache keys (store.md §9).
+//! Side-effects cache keys (docs/store.md §9).
 
 mod cache_key;
 mod deps_hash;

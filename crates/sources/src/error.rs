@@ -12,6 +12,10 @@ pub enum SourceError {
     #[diagnostic(transparent)]
     Tarball(#[from] pacquet_tarball::TarballError),
 
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Import(#[from] pacquet_import::ImportError),
+
     #[error("Cannot install {package_id}: {reason}")]
     #[diagnostic(
         code(ERR_PACQUET_UNSUPPORTED_RESOLUTION),

@@ -1,4 +1,4 @@
-//! `node_modules/.modules.yaml` (layout.md §7): pretty JSON, 2-space
+//! `node_modules/.modules.yaml` (docs/layout.md §7): pretty JSON, 2-space
 //! indent, no trailing newline, pnpm 12.21's field order.
 
 use indexmap::IndexMap;

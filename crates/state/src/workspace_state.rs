@@ -1,4 +1,4 @@
-//! `node_modules/.pnpm-workspace-state-v1.json` (layout.md §9) without the
+//! `node_modules/.pnpm-workspace-state-v1.json` (docs/layout.md §9) without the
 //! `validation` block: pnpm 12 then does one full up-to-date check and
 //! rewrites the file with its own block.
 

@@ -1,4 +1,4 @@
-//! Opening `index.db` the way pnpm does (store.md §5.1).
+//! Opening `index.db` the way pnpm does (docs/store.md §5.1).
 
 use crate::error::StoreIndexError;
 use rusqlite::{Connection, OpenFlags};
@@ -52,7 +52,7 @@ pub fn open_read_write(store_dir: &Path) -> Result<Connection, StoreIndexError> 
     Connection::open(&path).map_err(|source| StoreIndexError::Open { path, source })
 }
 
-/// The pragmas and tables of store.md §5.1, `busy_timeout` first so the
+/// The pragmas and tables of docs/store.md §5.1, `busy_timeout` first so the
 /// busy handler covers the rest.
 pub fn init_schema(conn: &Connection) -> rusqlite::Result<()> {
     conn.busy_timeout(Duration::from_millis(5000))?;

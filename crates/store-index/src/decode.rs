@@ -1,4 +1,4 @@
-//! msgpackr "records" reader (store.md §6.2).
+//! msgpackr "records" reader (docs/store.md §6.2).
 //!
 //! Reads pnpm 11 and 12 rows alike: any key order, `undefined` values, and
 //! plain integers in `0x40..=0x7f` where no slot is defined. The top level,

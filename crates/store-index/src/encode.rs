@@ -1,4 +1,4 @@
-//! msgpackr "records" writer (store.md §6.1), byte-compatible with pnpm 11/12.
+//! msgpackr "records" writer (docs/store.md §6.1), byte-compatible with pnpm 11/12.
 
 use crate::types::{FileInfo, PackageFilesIndex, SideEffectsDiff};
 use serde_json::Value;

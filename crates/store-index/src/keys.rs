@@ -1,4 +1,4 @@
-//! `package_index` key formats (store.md §5.4).
+//! `package_index` key formats (docs/store.md §5.4).
 
 /// Key of a package fetched by integrity: `<integrity>\t<pkgId>`.
 ///

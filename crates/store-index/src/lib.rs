@@ -3,7 +3,7 @@
 //! Owns the row type ([`PackageFilesIndex`]), its msgpackr "records" codec
 //! ([`encode`], [`decode`]), key formats ([`store_key`], [`built_key`]),
 //! batched reads ([`prefetch`]) and the single batched writer thread
-//! ([`IndexWriter`]). See `spec/store.md` §5–§11.
+//! ([`IndexWriter`]). See `docs/store.md` §5–§11.
 
 mod connection;
 mod decode;

@@ -1,4 +1,4 @@
-//! Removing rows from `index.db` for `store prune` (store.md §5.3: the only
+//! Removing rows from `index.db` for `store prune` (docs/store.md §5.3: the only
 //! statement that deletes).
 //!
 //! The decision and the deletion happen in one `BEGIN IMMEDIATE`

@@ -1,4 +1,4 @@
-//! Batched, read-only lookups (store.md §11, "Read").
+//! Batched, read-only lookups (docs/store.md §11, "Read").
 
 use crate::connection::open_read_only;
 use crate::decode::decode;

@@ -1,4 +1,4 @@
-//! Unit tests for the codec against the msgpackr vectors of store.md §6.5.
+//! Unit tests for the codec against the msgpackr vectors of docs/store.md §6.5.
 
 use crate::{FileInfo, PackageFilesIndex, SideEffectsDiff, built_key, decode, encode, store_key};
 use pretty_assertions::assert_eq;

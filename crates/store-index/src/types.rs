@@ -1,4 +1,4 @@
-//! A decoded `package_index` row (store.md §7).
+//! A decoded `package_index` row (docs/store.md §7).
 
 /// One row of `package_index`: everything pnpm knows about a package's files.
 ///
@@ -12,7 +12,7 @@ pub struct PackageFilesIndex {
     /// Path (relative, `/`-separated) → file facts. pnpm 12 sorts bytewise.
     pub files: Vec<(String, FileInfo)>,
     pub requires_build: Option<bool>,
-    /// The "bundled manifest" (store.md §7), objects in their stored key order.
+    /// The "bundled manifest" (docs/store.md §7), objects in their stored key order.
     pub manifest: Option<serde_json::Value>,
     /// Side-effects cache key → build diff.
     pub side_effects: Option<Vec<(String, SideEffectsDiff)>>,

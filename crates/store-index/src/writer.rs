@@ -1,4 +1,4 @@
-//! The single batched writer (store.md §11, "Write").
+//! The single batched writer (docs/store.md §11, "Write").
 //!
 //! Producers only enqueue; one thread owns the only read-write connection,
 //! so this process never races itself for SQLite's single write lock.

@@ -81,7 +81,7 @@ pub enum TarballError {
 }
 
 impl TarballError {
-    /// Whether pnpm would try the download again (errors.md §1): everything
+    /// Whether pnpm would try the download again (docs/errors.md §1): everything
     /// but 4xx answers and local configuration problems.
     pub fn is_retryable(&self) -> bool {
         match self {

@@ -1,6 +1,6 @@
 //! Getting a package's files into the store: download a tarball (retries,
 //! integrity, concurrency limit) and extract it into the CAS, producing the
-//! `package_index` row (store.md §7) that `pacquet-store-index` persists.
+//! `package_index` row (docs/store.md §7) that `pacquet-store-index` persists.
 //!
 //! Download is async ([`Fetcher`]); extraction is synchronous CPU work meant
 //! for a thread pool ([`extract_to_store`]). Hostile tarballs (path

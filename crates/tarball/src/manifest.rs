@@ -1,4 +1,4 @@
-//! The "bundled manifest" and `requiresBuild` of a row (store.md §7).
+//! The "bundled manifest" and `requiresBuild` of a row (docs/store.md §7).
 
 use serde_json::{Map, Value};
 

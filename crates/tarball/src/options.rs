@@ -1,6 +1,6 @@
 use std::time::Duration;
 
-/// Network settings, with pnpm's defaults (errors.md §1).
+/// Network settings, with pnpm's defaults (docs/errors.md §1).
 #[derive(Debug, Clone)]
 pub struct FetcherOptions {
     /// Concurrent tarball requests (`networkConcurrency`).

@@ -1,4 +1,4 @@
-//! The bundled manifest (store.md §7, pnpm 12.21 behaviour).
+//! The bundled manifest (docs/store.md §7, pnpm 12.21 behaviour).
 
 use pacquet_tarball::{bundled_manifest, requires_build};
 use serde_json::{Value, json};

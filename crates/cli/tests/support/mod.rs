@@ -49,7 +49,7 @@ pub fn stdout(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
-/// Moves `path`'s mtime a minute ahead. The store's reuse check (store.md
+/// Moves `path`'s mtime a minute ahead. The store's reuse check (docs/store.md
 /// §8) only re-hashes blobs modified more than 100 ms after their
 /// `checkedAt`, and ext4 stamps mtimes from a coarse clock, so damage done
 /// right after an install would otherwise go unnoticed by pnpm and pacquet

@@ -4,14 +4,12 @@
 
 use std::sync::OnceLock;
 
+use pacquet_import::{ImportState, UsedMethod};
 use pacquet_sources::Downloader;
 use serde_json::Value;
 
 use super::{Run, prepare::Prepared};
-use crate::{
-    InstallError, build::Builds, cold, files::LinkContext, import::ImportState, import::UsedMethod,
-    settings, store::Store, warm,
-};
+use crate::{InstallError, build::Builds, cold, files::LinkContext, settings, store::Store, warm};
 
 /// What importing left for the later phases and the summary.
 pub(super) struct Linked {

@@ -1,4 +1,4 @@
-//! Hoisting decisions (layout.md §4), in pnpm's `hoistedDependencies` order.
+//! Hoisting decisions (docs/layout.md §4), in pnpm's `hoistedDependencies` order.
 
 use std::collections::HashSet;
 

@@ -1,5 +1,5 @@
 //! `depsHash`: a hash of a snapshot's identity and, recursively, of all its
-//! dependencies (store.md §9).
+//! dependencies (docs/store.md §9).
 
 use std::collections::{HashMap, HashSet};
 

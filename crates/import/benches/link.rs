@@ -5,9 +5,7 @@
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use pacquet_cas::Cas;
-use pacquet_installer::import::{
-    ImportMethod, ImportState, PackageFile, import_new_package, import_package,
-};
+use pacquet_import::{ImportMethod, ImportState, PackageFile, import_new_package, import_package};
 
 const PACKAGES: usize = 100;
 const FILES: usize = 30;

@@ -8,7 +8,7 @@ use std::{
 
 use super::file::{clone_file, copy_file, link_file};
 
-/// `packageImportMethod` (layout.md §10), as the settings read it.
+/// `packageImportMethod` (docs/layout.md §10), as the settings read it.
 pub use pacquet_config::PackageImportMethod as ImportMethod;
 
 /// The method that actually placed a file.

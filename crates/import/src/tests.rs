@@ -283,7 +283,7 @@ fn clone_only_reports_unsupported_filesystems() {
     // instead of silently copying.
     match result {
         Ok(_) => assert_eq!(state.methods_used(), vec![UsedMethod::Clone]),
-        Err(e) => assert!(matches!(e, crate::InstallError::Import { .. })),
+        Err(e) => assert!(matches!(e, crate::ImportError::Import { .. })),
     }
 }
 

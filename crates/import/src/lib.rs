@@ -1,4 +1,5 @@
-//! The package importer: materializes one package directory from CAS blobs.
+//! The package importer: materializes one package directory from files
+//! (CAS blobs, or a local directory's own files) by hardlink, clone or copy.
 //!
 //! Files are imported in one pass (one `mkdir` per directory, one link or
 //! copy per file); the completion marker (`package.json`, else the
@@ -6,14 +7,17 @@
 //! and a `rename`, so a directory whose marker exists is complete.
 
 mod at;
+mod error;
 mod file;
 mod method;
 
 use std::{collections::BTreeSet, io::ErrorKind, path::Path, path::PathBuf};
 
-pub use method::{ImportMethod, ImportState, UsedMethod};
+use pacquet_cas::Cas;
+use pacquet_store_index::FileInfo;
 
-use crate::InstallError;
+pub use error::ImportError;
+pub use method::{ImportMethod, ImportState, UsedMethod};
 
 /// One file of a package: where it goes, which CAS blob it comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -55,7 +59,7 @@ pub fn import_package(
     files: &[PackageFile<'_>],
     method: ImportMethod,
     state: &ImportState,
-) -> Result<ImportOutcome, InstallError> {
+) -> Result<ImportOutcome, ImportError> {
     if let Some(marker) = completion_marker(files)
         && std::fs::symlink_metadata(dest_dir.join(marker)).is_ok()
     {
@@ -73,7 +77,7 @@ pub fn import_new_package(
     files: &[PackageFile<'_>],
     method: ImportMethod,
     state: &ImportState,
-) -> Result<(), InstallError> {
+) -> Result<(), ImportError> {
     import_files(dest_dir, files, method, state)
 }
 
@@ -82,10 +86,10 @@ fn import_files(
     files: &[PackageFile<'_>],
     method: ImportMethod,
     state: &ImportState,
-) -> Result<(), InstallError> {
+) -> Result<(), ImportError> {
     let io_err = |path: &Path| {
         let path = path.to_owned();
-        move |source| InstallError::Import { path, source }
+        move |source| ImportError::Import { path, source }
     };
     let marker = completion_marker(files);
     create_dir(dest_dir).map_err(io_err(dest_dir))?;
@@ -146,6 +150,19 @@ fn create_dir(path: &Path) -> std::io::Result<()> {
         Err(e) if e.kind() == ErrorKind::AlreadyExists => Ok(()),
         other => other,
     }
+}
+
+/// The CAS blob of every file of an index row.
+pub fn blob_files<'r>(cas: &'r Cas, files: &'r [(String, FileInfo)]) -> Vec<PackageFile<'r>> {
+    files
+        .iter()
+        .map(|(path, info)| PackageFile {
+            rel_path: path,
+            src: cas.file_path(&info.digest, info.is_executable()),
+            executable: info.is_executable(),
+            at: cas.blob_at(&info.digest, info.is_executable()),
+        })
+        .collect()
 }
 
 #[cfg(test)]
