@@ -152,3 +152,39 @@ fn offline_fetch_names_the_missing_package() {
     );
     assert_eq!(registry.total_requests(), 0);
 }
+
+/// Git-hosted archives are fetched and prepared as an install stores them,
+/// so the offline install that follows needs no network for them either.
+#[test]
+fn fetch_prepares_git_hosted_archives_for_an_offline_install() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let name = "dep-kinds";
+    let reference_env = PnpmEnv::new(&tmp.path().join("ref-env"), &registry.url());
+    let reference = tmp.path().join("ref");
+    prepare_project(name, &reference, &registry.url());
+    pacquet_install_ok(&reference_env, &reference, &[]);
+
+    let env = PnpmEnv::new(&tmp.path().join("env"), &registry.url());
+    let layer = tmp.path().join("layer");
+    lockfile_only_dir(name, &layer, &registry);
+    registry.reset_requests();
+    fetch_ok(&env, &layer, &[]);
+    let served = registry.requests();
+    assert!(
+        served.iter().any(|r| r.starts_with("codeload/pq-hosted/")),
+        "the archive was fetched: {served:?}"
+    );
+    drop(registry);
+
+    let project = tmp.path().join("project");
+    prepare_project(name, &project, &reference_env.registry);
+    pacquet_install_ok(&env, &project, &["--offline"]);
+    let opts = DiffOptions::for_installs(
+        &reference,
+        &reference_env.store_dir,
+        &project,
+        &env.store_dir,
+    );
+    assert_trees_equal(&reference, &project, &opts);
+}

@@ -4,6 +4,7 @@
 //! publicly hoisted dependencies. Written in parallel, one directory per task.
 
 use std::{
+    collections::HashSet,
     path::{Path, PathBuf},
     sync::OnceLock,
 };
@@ -12,8 +13,9 @@ use pacquet_bins::{BinSource, link_bins};
 use rayon::prelude::*;
 use serde_json::Value;
 
-use super::InstallError;
-use pacquet_planner::{LinkOwner, Plan, PlanOptions, layout::join};
+use pacquet_planner::{DirectTarget, LinkOwner, Plan, PlanOptions, layout::join};
+
+use crate::InstallError;
 
 /// One package offering bins to a directory.
 struct Offer {
@@ -24,28 +26,77 @@ struct Offer {
     node_path: Vec<PathBuf>,
 }
 
+/// Links every `.bin` directory the plan needs, from the manifests the
+/// imports recorded.
 pub fn link_all_bins(
     root: &Path,
     plan: &Plan,
     opts: &PlanOptions<'_>,
     manifests: &[OnceLock<Value>],
 ) -> Result<(), InstallError> {
-    let vsd_modules = root.join(&opts.virtual_store_dir).join("node_modules");
-    let hoisting = !opts.hoist_pattern.is_empty();
-    let slot_offer = |i: usize, direct: bool| -> Option<Offer> {
-        let slot = &plan.slots[i];
+    let bins = Bins {
+        root,
+        plan,
+        opts,
+        manifests,
+        vsd_modules: root.join(&opts.virtual_store_dir).join("node_modules"),
+        hoisting: !opts.hoist_pattern.is_empty(),
+    };
+    let mut owners = bins.offers_by_owner();
+    bins.add_peer_offers(&mut owners.importers);
+    bins.bin_dirs(owners)
+        .par_iter()
+        .try_for_each(|(dir, offers)| {
+            let sources: Vec<BinSource<'_>> = offers
+                .iter()
+                .map(|o| BinSource {
+                    package_name: &o.package_name,
+                    package_dir: &o.package_dir,
+                    manifest: &o.manifest,
+                    direct: o.direct,
+                    node_path: o.node_path.clone(),
+                })
+                .collect();
+            link_bins(dir, &sources)?;
+            Ok::<(), InstallError>(())
+        })
+}
+
+/// What deciding the bin directories reads.
+struct Bins<'a> {
+    root: &'a Path,
+    plan: &'a Plan,
+    opts: &'a PlanOptions<'a>,
+    manifests: &'a [OnceLock<Value>],
+    /// `<virtualStoreDir>/node_modules`.
+    vsd_modules: PathBuf,
+    hoisting: bool,
+}
+
+/// Offers per `node_modules` that receives them.
+struct Owners {
+    slots: Vec<Vec<Offer>>,
+    importers: Vec<Vec<Offer>>,
+    private: Vec<Offer>,
+}
+
+impl Bins<'_> {
+    /// Slot `i`'s bins, if it has any and its manifest is known.
+    fn slot_offer(&self, i: usize, direct: bool) -> Option<Offer> {
+        let slot = &self.plan.slots[i];
         if !slot.has_bin {
             return None;
         }
-        let manifest = manifests[i].get()?.clone();
-        let package_dir = root.join(&slot.package_dir);
-        let slot_modules = root
-            .join(&opts.virtual_store_dir)
+        let manifest = self.manifests[i].get()?.clone();
+        let package_dir = self.root.join(&slot.package_dir);
+        let slot_modules = self
+            .root
+            .join(&self.opts.virtual_store_dir)
             .join(&slot.dir_name)
             .join("node_modules");
         let mut node_path = vec![package_dir.join("node_modules"), slot_modules];
-        if hoisting {
-            node_path.push(vsd_modules.clone());
+        if self.hoisting {
+            node_path.push(self.vsd_modules.clone());
         }
         Some(Offer {
             package_name: slot.name().to_owned(),
@@ -54,117 +105,117 @@ pub fn link_all_bins(
             direct,
             node_path,
         })
-    };
+    }
 
-    // bin dir → offers, in a stable order.
-    let mut dirs: Vec<(PathBuf, Vec<Offer>)> = Vec::new();
-    let mut slot_dirs: Vec<Vec<Offer>> = (0..plan.slots.len()).map(|_| Vec::new()).collect();
-    let mut importer_dirs: Vec<Vec<Offer>> =
-        (0..plan.importers.len()).map(|_| Vec::new()).collect();
-    let mut private: Vec<Offer> = Vec::new();
-    let root_importer = plan.importers.iter().position(|i| i.id == ".");
-    for link in &plan.symlinks {
-        let offer = match (link.target_slot, link.owner) {
-            (Some(t), owner) => slot_offer(t, matches!(owner, LinkOwner::Importer(_))),
-            // pnpm links no bins of workspace projects hoisted into the
-            // virtual store (checked with the workspace fixture).
-            (None, LinkOwner::PrivateHoist) => None,
-            (None, _) => {
-                linked_project_offer(root, &link.path, &link.target, &vsd_modules, hoisting)
-            }
+    /// Every symlink's target offers its bins to the link's `node_modules`.
+    fn offers_by_owner(&self) -> Owners {
+        let plan = self.plan;
+        let mut owners = Owners {
+            slots: (0..plan.slots.len()).map(|_| Vec::new()).collect(),
+            importers: (0..plan.importers.len()).map(|_| Vec::new()).collect(),
+            private: Vec::new(),
         };
-        let Some(offer) = offer else { continue };
-        match link.owner {
-            LinkOwner::Slot(s) => slot_dirs[s].push(offer),
-            LinkOwner::Importer(k) => importer_dirs[k].push(offer),
-            LinkOwner::PrivateHoist => private.push(offer),
-            LinkOwner::PublicHoist => {
-                if let Some(k) = root_importer {
-                    importer_dirs[k].push(offer);
+        let root_importer = plan.importers.iter().position(|i| i.id == ".");
+        for link in &plan.symlinks {
+            let offer = match (link.target_slot, link.owner) {
+                (Some(t), owner) => self.slot_offer(t, matches!(owner, LinkOwner::Importer(_))),
+                // pnpm links no bins of workspace projects hoisted into the
+                // virtual store (checked with the workspace fixture).
+                (None, LinkOwner::PrivateHoist) => None,
+                (None, _) => linked_project_offer(
+                    self.root,
+                    &link.path,
+                    &link.target,
+                    &self.vsd_modules,
+                    self.hoisting,
+                ),
+            };
+            let Some(offer) = offer else { continue };
+            match link.owner {
+                LinkOwner::Slot(s) => owners.slots[s].push(offer),
+                LinkOwner::Importer(k) => owners.importers[k].push(offer),
+                LinkOwner::PrivateHoist => owners.private.push(offer),
+                LinkOwner::PublicHoist => {
+                    if let Some(k) = root_importer {
+                        owners.importers[k].push(offer);
+                    }
                 }
             }
         }
+        owners
     }
-    // pnpm 12 also links, into a project's `.bin`, the bins of the peers
-    // its direct dependencies declare and got from the graph rather than
-    // from the project (auto-installed peers), though they are not linked
-    // in its `node_modules` (alotta: `webpack`, a peer of `babel-loader`).
-    // Optional peers are never auto-installed, so their bins are not linked
-    // even when the graph satisfies them (`jiti`, an optional peer of
-    // eslint 9, next to tailwindcss 3).
-    for (k, importer) in plan.importers.iter().enumerate() {
-        let direct: std::collections::HashSet<&str> =
-            importer.direct.iter().map(|d| d.alias.as_str()).collect();
-        let mut offered = std::collections::HashSet::new();
-        for dep in &importer.direct {
-            let pacquet_planner::DirectTarget::Slot(i) = dep.target else {
-                continue;
-            };
-            let Some(peers) = manifests[i]
-                .get()
-                .and_then(|m| m.get("peerDependencies"))
-                .and_then(Value::as_object)
-            else {
-                continue;
-            };
-            for link in &plan.symlinks {
-                if link.owner != LinkOwner::Slot(i) {
+
+    /// pnpm 12 also links, into a project's `.bin`, the bins of the peers
+    /// its direct dependencies declare and got from the graph rather than
+    /// from the project (auto-installed peers), though they are not linked
+    /// in its `node_modules` (alotta: `webpack`, a peer of `babel-loader`).
+    /// Optional peers are never auto-installed, so their bins are not
+    /// linked even when the graph satisfies them (`jiti`, an optional peer
+    /// of eslint 9, next to tailwindcss 3).
+    fn add_peer_offers(&self, importer_offers: &mut [Vec<Offer>]) {
+        for (k, importer) in self.plan.importers.iter().enumerate() {
+            let direct: HashSet<&str> = importer.direct.iter().map(|d| d.alias.as_str()).collect();
+            let mut offered = HashSet::new();
+            for dep in &importer.direct {
+                let DirectTarget::Slot(i) = dep.target else {
                     continue;
-                }
-                let alias = link
-                    .path
-                    .rsplit_once("/node_modules/")
-                    .map_or("", |(_, a)| a);
-                if !peers.contains_key(alias)
-                    || direct.contains(alias)
-                    || is_optional_peer(manifests[i].get(), alias)
-                {
+                };
+                let manifest = self.manifests[i].get();
+                let Some(peers) = manifest
+                    .and_then(|m| m.get("peerDependencies"))
+                    .and_then(Value::as_object)
+                else {
                     continue;
-                }
-                if let Some(t) = link.target_slot
-                    && offered.insert(t)
-                    && let Some(offer) = slot_offer(t, false)
-                {
-                    importer_dirs[k].push(offer);
+                };
+                for link in self.plan.symlinks.iter() {
+                    if link.owner != LinkOwner::Slot(i) {
+                        continue;
+                    }
+                    let alias = link
+                        .path
+                        .rsplit_once("/node_modules/")
+                        .map_or("", |(_, a)| a);
+                    if !peers.contains_key(alias)
+                        || direct.contains(alias)
+                        || is_optional_peer(manifest, alias)
+                    {
+                        continue;
+                    }
+                    if let Some(t) = link.target_slot
+                        && offered.insert(t)
+                        && let Some(offer) = self.slot_offer(t, false)
+                    {
+                        importer_offers[k].push(offer);
+                    }
                 }
             }
-        }
-    }
-    for (i, mut offers) in slot_dirs.into_iter().enumerate() {
-        if let Some(own) = slot_offer(i, false) {
-            offers.push(own);
-        }
-        if !offers.is_empty() {
-            let dir = root
-                .join(&plan.slots[i].package_dir)
-                .join("node_modules/.bin");
-            dirs.push((dir, offers));
-        }
-    }
-    if !private.is_empty() {
-        dirs.push((vsd_modules.join(".bin"), private));
-    }
-    for (k, offers) in importer_dirs.into_iter().enumerate() {
-        if !offers.is_empty() {
-            let modules = join(&plan.importers[k].dir, &opts.modules_dir);
-            dirs.push((root.join(modules).join(".bin"), offers));
         }
     }
 
-    dirs.par_iter().try_for_each(|(dir, offers)| {
-        let sources: Vec<BinSource<'_>> = offers
-            .iter()
-            .map(|o| BinSource {
-                package_name: &o.package_name,
-                package_dir: &o.package_dir,
-                manifest: &o.manifest,
-                direct: o.direct,
-                node_path: o.node_path.clone(),
-            })
-            .collect();
-        link_bins(dir, &sources)?;
-        Ok::<(), InstallError>(())
-    })
+    /// `(bin dir, offers)` in a stable order: slots (each with its own
+    /// bins), the hidden hoisting dir, then the importers.
+    fn bin_dirs(&self, owners: Owners) -> Vec<(PathBuf, Vec<Offer>)> {
+        let mut dirs = Vec::new();
+        for (i, mut offers) in owners.slots.into_iter().enumerate() {
+            if let Some(own) = self.slot_offer(i, false) {
+                offers.push(own);
+            }
+            if !offers.is_empty() {
+                let package_dir = self.root.join(&self.plan.slots[i].package_dir);
+                dirs.push((package_dir.join("node_modules/.bin"), offers));
+            }
+        }
+        if !owners.private.is_empty() {
+            dirs.push((self.vsd_modules.join(".bin"), owners.private));
+        }
+        for (k, offers) in owners.importers.into_iter().enumerate() {
+            if !offers.is_empty() {
+                let modules = join(&self.plan.importers[k].dir, &self.opts.modules_dir);
+                dirs.push((self.root.join(modules).join(".bin"), offers));
+            }
+        }
+        dirs
+    }
 }
 
 /// A workspace project or `link:` directory: its `package.json` is read from

@@ -199,44 +199,7 @@ impl<'a> Builds<'a> {
         if pending.is_empty() {
             return Ok(Vec::new());
         }
-        let mut deps: Vec<Vec<usize>> = vec![Vec::new(); plan.slots.len()];
-        for link in &plan.symlinks {
-            if let (LinkOwner::Slot(from), Some(to)) = (link.owner, link.target_slot) {
-                deps[from].push(to);
-            }
-        }
-        let nodes: Vec<BuildNode> = plan
-            .slots
-            .iter()
-            .enumerate()
-            .map(|(i, slot)| {
-                let package_dir = root.join(&slot.package_dir);
-                let mut manifest = manifests[i].get().cloned().unwrap_or(Value::Null);
-                if pending.contains_key(&i) {
-                    // The whole `package.json`: `npm_package_config_*` and
-                    // friends come from fields the stored manifest may lack.
-                    if let Some(full) = read_json(&package_dir.join("package.json")) {
-                        manifest = full;
-                    }
-                }
-                let stages = if pending.contains_key(&i) {
-                    let gyp = package_dir.join("binding.gyp").exists();
-                    dependency_scripts(&manifest, gyp)
-                } else {
-                    Vec::new()
-                };
-                BuildNode {
-                    name: slot.name().to_owned(),
-                    version: slot.dep_path.version().to_owned(),
-                    pkg_id: slot.dep_path.package_id().to_owned(),
-                    package_dir,
-                    manifest,
-                    stages,
-                    deps: std::mem::take(&mut deps[i]),
-                    optional: slot.optional,
-                }
-            })
-            .collect();
+        let nodes = build_nodes(root, plan, manifests, &pending);
         let after_build = |i: usize| -> Result<(), pacquet_scripts::ScriptsError> {
             let Some(build) = pending.get(&i) else {
                 return Ok(());
@@ -270,6 +233,50 @@ impl<'a> Builds<'a> {
             .map(|(i, err)| (i, err.to_string()))
             .collect())
     }
+}
+
+/// Every slot as a node of the build graph (its sibling links are its
+/// dependencies); only the pending ones have stages to run.
+fn build_nodes(
+    root: &Path,
+    plan: &Plan,
+    manifests: &[OnceLock<Value>],
+    pending: &HashMap<usize, PendingBuild>,
+) -> Vec<BuildNode> {
+    let mut deps: Vec<Vec<usize>> = vec![Vec::new(); plan.slots.len()];
+    for link in &plan.symlinks {
+        if let (LinkOwner::Slot(from), Some(to)) = (link.owner, link.target_slot) {
+            deps[from].push(to);
+        }
+    }
+    plan.slots
+        .iter()
+        .enumerate()
+        .map(|(i, slot)| {
+            let package_dir = root.join(&slot.package_dir);
+            let mut manifest = manifests[i].get().cloned().unwrap_or(Value::Null);
+            let mut stages = Vec::new();
+            if pending.contains_key(&i) {
+                // The whole `package.json`: `npm_package_config_*` and
+                // friends come from fields the stored manifest may lack.
+                if let Some(full) = read_json(&package_dir.join("package.json")) {
+                    manifest = full;
+                }
+                let gyp = package_dir.join("binding.gyp").exists();
+                stages = dependency_scripts(&manifest, gyp);
+            }
+            BuildNode {
+                name: slot.name().to_owned(),
+                version: slot.dep_path.version().to_owned(),
+                pkg_id: slot.dep_path.package_id().to_owned(),
+                package_dir,
+                manifest,
+                stages,
+                deps: std::mem::take(&mut deps[i]),
+                optional: slot.optional,
+            }
+        })
+        .collect()
 }
 
 /// What running the builds needs from the install.

@@ -8,6 +8,7 @@ use std::collections::HashMap;
 use futures_util::{StreamExt, TryStreamExt, stream};
 use pacquet_planner::{FetchSource, Plan};
 use pacquet_sources::{Downloader, source_url};
+use pacquet_store_index::IndexSender;
 use pacquet_tarball::{ExtractLimits, extract_to_store};
 use rayon::prelude::*;
 
@@ -38,11 +39,10 @@ pub fn fetch_and_link(
     fetch_to_store(runtime, Some(ctx), fetch, store, plan, &cold)
 }
 
-/// Downloads the `cold` slots into the CAS and queues their index rows;
-/// with `link`, also imports each package into its slots. `pacquet fetch`
-/// passes `None`: it fills the store and creates no `node_modules`.
-/// Directory and git slots are not downloads: [`fetch_and_link`] takes
-/// them elsewhere, and `pacquet fetch` leaves them to the install.
+/// Downloads the `cold` slots (tarballs: registry, URL, `file:`,
+/// git-hosted) into the CAS and queues their index rows; with `link`, also
+/// imports each package into its slots. `pacquet fetch` passes `None`: it
+/// fills the store and creates no `node_modules`.
 pub fn fetch_to_store(
     runtime: &tokio::runtime::Handle,
     link: Option<&LinkContext<'_>>,
@@ -51,75 +51,25 @@ pub fn fetch_to_store(
     plan: &Plan,
     cold: &[usize],
 ) -> Result<(), InstallError> {
-    let cold: Vec<usize> = cold
-        .iter()
-        .copied()
-        .filter(|&i| {
-            !matches!(
-                plan.slots[i].fetch,
-                FetchSource::Directory { .. } | FetchSource::Git { .. }
-            )
-        })
-        .collect();
     if cold.is_empty() {
         return Ok(());
     }
-    let groups = group_by_source(plan, &cold);
+    let groups = group_by_source(plan, cold);
     fetch.ready()?;
     let sender = store.sender()?;
+    let landing = Landing {
+        link,
+        store,
+        plan,
+        sender: &sender,
+    };
     // Bounded so tarballs waiting for a CPU never pile up in memory.
     let (tx, mut rx) = tokio::sync::mpsc::channel::<(usize, Vec<u8>)>(32);
-
     std::thread::scope(|s| {
         let consumer = s.spawn(|| {
             std::iter::from_fn(|| rx.blocking_recv())
                 .par_bridge()
-                .try_for_each(|(g, tarball)| {
-                    let group = &groups[g];
-                    let first = &plan.slots[group.slots[0]];
-                    let package_id = first.dep_path.package_id();
-                    let raw = extract_to_store(
-                        &store.cas,
-                        &tarball,
-                        package_id,
-                        &ExtractLimits::default(),
-                    )?;
-                    drop(tarball);
-                    let row = match &first.fetch {
-                        FetchSource::GitHostedTarball {
-                            url,
-                            integrity,
-                            path,
-                        } => {
-                            // pnpm keeps the archive as downloaded too.
-                            if let Some(integrity) = integrity {
-                                sender.put(format!("{integrity}\t{url}"), raw.clone());
-                            }
-                            // `pacquet fetch` stores the archive; the install
-                            // prepares it.
-                            if link.is_none() {
-                                return Ok(());
-                            }
-                            pacquet_sources::prepare_git_hosted(
-                                &store.cas,
-                                first.prepare.may_run(),
-                                package_id,
-                                &raw,
-                                path.as_deref(),
-                            )?
-                        }
-                        _ => raw,
-                    };
-                    if let Some(ctx) = link {
-                        for &i in &group.slots {
-                            ctx.import(i, &plan.slots[i], &row, Origin::Network, None)?;
-                        }
-                    }
-                    if let Some(key) = &first.store_key {
-                        sender.put(key.clone(), row);
-                    }
-                    Ok::<(), InstallError>(())
-                })
+                .try_for_each(|(g, tarball)| landing.land(&groups[g], tarball))
         });
         let downloads = runtime.block_on(async {
             let tx = tx;
@@ -145,6 +95,55 @@ pub fn fetch_to_store(
         consumed?;
         downloads.map(|_| ())
     })
+}
+
+/// Where a downloaded tarball goes: the CAS, the index, and (in an
+/// install) every slot of its group.
+struct Landing<'a> {
+    link: Option<&'a LinkContext<'a>>,
+    store: &'a Store,
+    plan: &'a Plan,
+    sender: &'a IndexSender,
+}
+
+impl Landing<'_> {
+    fn land(&self, group: &Group, tarball: Vec<u8>) -> Result<(), InstallError> {
+        let first = &self.plan.slots[group.slots[0]];
+        let package_id = first.dep_path.package_id();
+        let cas = &self.store.cas;
+        let raw = extract_to_store(cas, &tarball, package_id, &ExtractLimits::default())?;
+        drop(tarball);
+        let row = match &first.fetch {
+            FetchSource::GitHostedTarball {
+                url,
+                integrity,
+                path,
+            } => {
+                // pnpm keeps the archive as downloaded too.
+                if let Some(integrity) = integrity {
+                    self.sender.put(format!("{integrity}\t{url}"), raw.clone());
+                }
+                let may_prepare = first.prepare.may_run();
+                pacquet_sources::prepare_git_hosted(
+                    cas,
+                    may_prepare,
+                    package_id,
+                    &raw,
+                    path.as_deref(),
+                )?
+            }
+            _ => raw,
+        };
+        if let Some(ctx) = self.link {
+            for &i in &group.slots {
+                ctx.import(i, &self.plan.slots[i], &row, Origin::Network, None)?;
+            }
+        }
+        if let Some(key) = &first.store_key {
+            self.sender.put(key.clone(), row);
+        }
+        Ok(())
+    }
 }
 
 /// Slots sharing one store key (or source), first-seen order.

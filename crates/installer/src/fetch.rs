@@ -5,7 +5,6 @@
 //! No `package.json` is read, so a Docker layer can run it with only the
 //! lockfile copied in.
 
-use pacquet_cas::FileCheck;
 use pacquet_config::Config;
 use pacquet_lockfile::{Lockfile, LockfileError, read_lockfile};
 use rayon::prelude::*;
@@ -48,14 +47,9 @@ pub fn fetch(
     let missing: Vec<usize> = fetchable
         .par_iter()
         .copied()
-        .filter(|&i| match rows.for_slot(i) {
-            None => true,
-            Some(row) => !row.files.iter().all(|(_, f)| {
-                store
-                    .cas
-                    .verify(&f.digest, f.is_executable(), f.size, f.checked_at)
-                    == FileCheck::Ok
-            }),
+        .filter(|&i| {
+            rows.for_slot(i)
+                .is_none_or(|row| !store::files_intact(&store.cas, row))
         })
         .collect();
     if config.offline
@@ -107,7 +101,8 @@ fn fetchable_slots(plan: &Plan) -> Result<Vec<usize>, InstallError> {
         match &slot.fetch {
             FetchSource::Registry { .. }
             | FetchSource::Tarball { .. }
-            | FetchSource::LocalTarball { .. } => slots.push(i),
+            | FetchSource::LocalTarball { .. }
+            | FetchSource::GitHostedTarball { .. } => slots.push(i),
             FetchSource::Directory { .. } => {}
             other => {
                 return Err(pacquet_sources::SourceError::UnsupportedResolution {

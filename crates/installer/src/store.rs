@@ -7,7 +7,7 @@ use std::{
     sync::Mutex,
 };
 
-use pacquet_cas::Cas;
+use pacquet_cas::{Cas, FileCheck};
 use pacquet_store_index::{IndexSender, IndexWriter, PackageFilesIndex};
 
 use super::InstallError;
@@ -139,4 +139,18 @@ pub fn prefetch_rows(store: &Store, plan: &Plan, strict: bool) -> Result<Rows, I
 /// the version position do not name a version.
 fn is_semver_like(v: &str) -> bool {
     v.as_bytes().first().is_some_and(u8::is_ascii_digit) && !v.contains(':')
+}
+
+/// Whether every blob of `row` is in the CAS and passes the reuse check
+/// (docs/store.md §8); a row whose blobs are gone or damaged is as good as
+/// no row.
+pub fn files_intact(cas: &Cas, row: &PackageFilesIndex) -> bool {
+    row.files.iter().all(|(_, info)| {
+        cas.verify(
+            &info.digest,
+            info.is_executable(),
+            info.size,
+            info.checked_at,
+        ) == FileCheck::Ok
+    })
 }

@@ -1,10 +1,13 @@
 //! The warm set: packages whose files are already in the store, linked by
 //! one rayon `par_iter` over all of them.
 
-use pacquet_cas::FileCheck;
 use rayon::prelude::*;
 
-use super::{InstallError, files::LinkContext, store::Rows};
+use super::{
+    InstallError,
+    files::LinkContext,
+    store::{self, Rows},
+};
 use crate::reporter::Origin;
 use pacquet_planner::Plan;
 
@@ -24,7 +27,7 @@ pub fn link_warm(
             // A directory whose marker exists needs no store check: the
             // import leaves it alone.
             let complete = ctx.verify.then(|| ctx.is_complete(slot, row));
-            if complete == Some(false) && !files_intact(ctx, row) {
+            if complete == Some(false) && !store::files_intact(ctx.cas, row) {
                 return Ok(Some(i));
             }
             ctx.import(i, slot, row, Origin::Store, complete)?;
@@ -32,15 +35,4 @@ pub fn link_warm(
         })
         .collect::<Result<_, InstallError>>()?;
     Ok(damaged.into_iter().flatten().collect())
-}
-
-fn files_intact(ctx: &LinkContext<'_>, row: &pacquet_store_index::PackageFilesIndex) -> bool {
-    row.files.iter().all(|(_, info)| {
-        ctx.cas.verify(
-            &info.digest,
-            info.is_executable(),
-            info.size,
-            info.checked_at,
-        ) == FileCheck::Ok
-    })
 }

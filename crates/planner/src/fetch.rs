@@ -2,8 +2,7 @@
 
 use pacquet_lockfile::{DepPath, PackageInfo, Resolution};
 
-use crate::PlanError;
-use crate::{FetchSource, PlanOptions};
+use crate::{FetchSource, PlanError, PlanOptions};
 
 /// The fetch source of `dep_path` and its store index key.
 pub fn fetch_source(
@@ -44,39 +43,12 @@ pub fn fetch_source(
             git_hosted,
             path,
         } => {
-            // pnpm 12.21 lets only archives of the known git hosts go
-            // without integrity; a `gitHosted: true` archive elsewhere is
-            // refused like any tarball (checked with a loopback URL).
-            if integrity.is_none() && !is_git_hosted_url(tarball) {
-                return Err(PlanError::MissingTarballIntegrity {
-                    dep_path: dep_path.to_string(),
-                });
-            }
-            if git_hosted == &Some(true) || is_git_hosted_url(tarball) {
-                let key = format!("{tarball_pkg_id}\t{built}");
-                let source = FetchSource::GitHostedTarball {
-                    url: tarball.clone(),
-                    integrity: integrity.clone(),
-                    path: path.clone(),
-                };
-                return Ok((source, Some(key)));
-            }
-            let Some(integrity) = integrity.clone() else {
-                return Err(PlanError::MissingTarballIntegrity {
-                    dep_path: dep_path.to_string(),
-                });
+            let ids = TarballIds {
+                dep_path,
+                pkg_id: tarball_pkg_id,
+                built,
             };
-            let key = Some(format!("{integrity}\t{tarball_pkg_id}"));
-            if let Some(path) = tarball.strip_prefix("file:") {
-                let path = path.to_owned();
-                (FetchSource::LocalTarball { path, integrity }, key)
-            } else if tarball.starts_with("http://") || tarball.starts_with("https://") {
-                let url = tarball.clone();
-                (FetchSource::Tarball { url, integrity }, key)
-            } else {
-                let reason = format!("relative tarball URL '{tarball}'");
-                (FetchSource::Unsupported { reason }, None)
-            }
+            tarball_source(&ids, tarball, integrity, *git_hosted, path)?
         }
         Resolution::Git { repo, commit, path } => {
             let key = format!("{tarball_pkg_id}\t{built}");
@@ -110,4 +82,54 @@ fn is_git_hosted_url(url: &str) -> bool {
     rest.starts_with("codeload.github.com/")
         || rest.starts_with("bitbucket.org/")
         || (rest.starts_with("gitlab.com/") && rest.contains("/-/archive/"))
+}
+
+/// How a tarball-kind resolution is keyed in the store.
+struct TarballIds<'a> {
+    dep_path: &'a DepPath,
+    /// The URL or `file:` path for URL tarballs, else the package id.
+    pkg_id: &'a str,
+    /// `built` or `not-built` (git-hosted archives are prepared).
+    built: &'a str,
+}
+
+/// `{tarball, integrity?, gitHosted?, path?}`: a git-hosted archive, a
+/// `file:` tarball or a remote URL.
+fn tarball_source(
+    ids: &TarballIds<'_>,
+    tarball: &str,
+    integrity: &Option<String>,
+    git_hosted: Option<bool>,
+    path: &Option<String>,
+) -> Result<(FetchSource, Option<String>), PlanError> {
+    let missing_integrity = || PlanError::MissingTarballIntegrity {
+        dep_path: ids.dep_path.to_string(),
+    };
+    // pnpm 12.21 lets only archives of the known git hosts go without
+    // integrity; a `gitHosted: true` archive elsewhere is refused like any
+    // tarball (checked with a loopback URL).
+    if integrity.is_none() && !is_git_hosted_url(tarball) {
+        return Err(missing_integrity());
+    }
+    if git_hosted == Some(true) || is_git_hosted_url(tarball) {
+        let key = format!("{}\t{}", ids.pkg_id, ids.built);
+        let source = FetchSource::GitHostedTarball {
+            url: tarball.to_owned(),
+            integrity: integrity.clone(),
+            path: path.clone(),
+        };
+        return Ok((source, Some(key)));
+    }
+    let integrity = integrity.clone().ok_or_else(missing_integrity)?;
+    let key = Some(format!("{integrity}\t{}", ids.pkg_id));
+    Ok(if let Some(path) = tarball.strip_prefix("file:") {
+        let path = path.to_owned();
+        (FetchSource::LocalTarball { path, integrity }, key)
+    } else if tarball.starts_with("http://") || tarball.starts_with("https://") {
+        let url = tarball.to_owned();
+        (FetchSource::Tarball { url, integrity }, key)
+    } else {
+        let reason = format!("relative tarball URL '{tarball}'");
+        (FetchSource::Unsupported { reason }, None)
+    })
 }

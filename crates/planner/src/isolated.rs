@@ -6,9 +6,11 @@
 mod dirs;
 mod graph;
 mod hoist;
+mod links;
 mod names;
 mod pattern;
 mod planner;
+mod select;
 
 pub use planner::plan;
 

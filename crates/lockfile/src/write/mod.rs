@@ -8,7 +8,8 @@ use std::collections::BTreeMap;
 use indexmap::IndexMap;
 
 use crate::{
-    Importer, Lockfile, LockfileSettings, PackageInfo, Resolution, ResolvedDependency, Snapshot,
+    Importer, Lockfile, LockfileSettings, PackageInfo, Resolution, ResolutionValue,
+    ResolvedDependency, Snapshot,
 };
 use json::{write_block_value, write_flow_value};
 pub(crate) use scalar::is_ambiguous;
@@ -296,62 +297,15 @@ fn write_importer(out: &mut String, imp: &Importer) {
     }
 }
 
-/// A value inside `resolution: {…}`, borrowed from the model.
-enum Flow<'a> {
-    Str(&'a str),
-    Bool(bool),
-    Json(&'a serde_json::Value),
-}
-
 fn write_resolution(out: &mut String, r: &Resolution) {
-    let mut map: Vec<(&str, Flow<'_>)> = match r {
-        // The common case needs no sorting or allocation.
-        Resolution::Registry { integrity } => {
-            out.push_str(" {integrity: ");
-            write_str(out, integrity, Ctx::Flow, 0);
-            out.push_str("}\n");
-            return;
-        }
-        Resolution::Tarball {
-            tarball,
-            integrity,
-            git_hosted,
-            path,
-        } => {
-            let mut m = vec![("tarball", Flow::Str(tarball))];
-            if let Some(i) = integrity {
-                m.push(("integrity", Flow::Str(i)));
-            }
-            if let Some(g) = git_hosted {
-                m.push(("gitHosted", Flow::Bool(*g)));
-            }
-            if let Some(p) = path {
-                m.push(("path", Flow::Str(p)));
-            }
-            m
-        }
-        Resolution::Git { repo, commit, path } => {
-            let mut m = vec![
-                ("commit", Flow::Str(commit)),
-                ("repo", Flow::Str(repo)),
-                ("type", Flow::Str("git")),
-            ];
-            if let Some(p) = path {
-                m.push(("path", Flow::Str(p)));
-            }
-            m
-        }
-        Resolution::Directory { directory } => {
-            vec![
-                ("directory", Flow::Str(directory)),
-                ("type", Flow::Str("directory")),
-            ]
-        }
-        Resolution::Other(map) => map
-            .iter()
-            .map(|(k, v)| (k.as_str(), Flow::Json(v)))
-            .collect(),
-    };
+    // The common case needs no sorting or allocation.
+    if let Resolution::Registry { integrity } = r {
+        out.push_str(" {integrity: ");
+        write_str(out, integrity, Ctx::Flow, 0);
+        out.push_str("}\n");
+        return;
+    }
+    let mut map = r.fields();
     map.sort_by(|a, b| json::compare_keys(a.0, b.0));
     out.push_str(" {");
     for (i, (k, v)) in map.iter().enumerate() {
@@ -361,9 +315,9 @@ fn write_resolution(out: &mut String, r: &Resolution) {
         write_str(out, k, Ctx::Flow, 0);
         out.push_str(": ");
         match v {
-            Flow::Str(s) => write_str(out, s, Ctx::Flow, 0),
-            Flow::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-            Flow::Json(v) => write_flow_value(out, v),
+            ResolutionValue::Str(s) => write_str(out, s, Ctx::Flow, 0),
+            ResolutionValue::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+            ResolutionValue::Json(v) => write_flow_value(out, v),
         }
     }
     out.push_str("}\n");

@@ -17,7 +17,7 @@ pub(crate) enum Candidate<'a> {
 }
 
 /// Inputs of [`hoist`].
-pub(crate) struct HoistInput<'a, 'g> {
+pub(crate) struct HoistInput<'a, 'g, 'm> {
     pub graph: &'a Graph<'g>,
     /// Walk entries (depth ≥ 0), in walk order.
     pub entries: &'a [WalkEntry],
@@ -32,12 +32,12 @@ pub(crate) struct HoistInput<'a, 'g> {
     pub root_aliases: Vec<&'a str>,
     /// `.pnpm` directory name per node (sort key within a depth).
     pub dir_names: &'a [String],
-    pub public: &'a Matcher,
-    pub private: &'a Matcher,
+    pub public: &'m Matcher,
+    pub private: &'m Matcher,
 }
 
 /// `(target, alias, kind)` records in pnpm's order.
-pub(crate) fn hoist<'a>(input: HoistInput<'a, '_>) -> Vec<(Candidate<'a>, &'a str, HoistKind)> {
+pub(crate) fn hoist<'a>(input: HoistInput<'a, '_, '_>) -> Vec<(Candidate<'a>, &'a str, HoistKind)> {
     let mut entries: Vec<&WalkEntry> = input.entries.iter().collect();
     entries.sort_by(|a, b| {
         a.depth

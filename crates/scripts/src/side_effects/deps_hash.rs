@@ -3,7 +3,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use pacquet_lockfile::{DepPath, DepRef, Lockfile, Resolution};
+use pacquet_lockfile::{DepPath, DepRef, Lockfile, Resolution, ResolutionValue};
 
 use super::{HashInput, object_hash};
 
@@ -76,44 +76,17 @@ fn node_id(lockfile: &Lockfile, dep_path: &DepPath) -> String {
 
 /// The resolution as the lockfile writes it, for hashing.
 pub fn resolution_hash_input(resolution: &Resolution) -> HashInput {
-    let s = |v: &str| HashInput::Str(v.to_string());
-    let mut fields: Vec<(String, HashInput)> = Vec::new();
-    match resolution {
-        Resolution::Registry { integrity } => fields.push(("integrity".into(), s(integrity))),
-        Resolution::Tarball {
-            tarball,
-            integrity,
-            git_hosted,
-            path,
-        } => {
-            if let Some(integrity) = integrity {
-                fields.push(("integrity".into(), s(integrity)));
-            }
-            fields.push(("tarball".into(), s(tarball)));
-            if let Some(git_hosted) = git_hosted {
-                fields.push(("gitHosted".into(), HashInput::Bool(*git_hosted)));
-            }
-            if let Some(path) = path {
-                fields.push(("path".into(), s(path)));
-            }
-        }
-        Resolution::Git { repo, commit, path } => {
-            fields.push(("type".into(), s("git")));
-            fields.push(("repo".into(), s(repo)));
-            fields.push(("commit".into(), s(commit)));
-            if let Some(path) = path {
-                fields.push(("path".into(), s(path)));
-            }
-        }
-        Resolution::Directory { directory } => {
-            fields.push(("type".into(), s("directory")));
-            fields.push(("directory".into(), s(directory)));
-        }
-        Resolution::Other(map) => {
-            for (k, v) in map {
-                fields.push((k.clone(), HashInput::from_json(v)));
-            }
-        }
-    }
+    let fields = resolution
+        .fields()
+        .into_iter()
+        .map(|(key, value)| {
+            let value = match value {
+                ResolutionValue::Str(s) => HashInput::Str(s.to_owned()),
+                ResolutionValue::Bool(b) => HashInput::Bool(b),
+                ResolutionValue::Json(v) => HashInput::from_json(v),
+            };
+            (key.to_owned(), value)
+        })
+        .collect();
     HashInput::Object(fields)
 }

@@ -1,0 +1,164 @@
+//! The symlinks of the isolated layout, with the directories they live in:
+//! slot siblings, importers' direct dependencies, hoisted aliases.
+
+use super::{
+    dirs::{DirSet, parent},
+    graph::{Edge, Graph},
+    hoist::Candidate,
+    select::DirectEdge,
+};
+use crate::{
+    DirectDep, DirectTarget, HoistKind, HoistTarget, Hoisted, ImporterPlan, ImporterSelection,
+    LinkOwner, PlanOptions, Slot, Symlink,
+    layout::{join, normalize, relative},
+};
+
+/// Symlinks being planned and the directories they need.
+#[derive(Default)]
+pub(super) struct Links {
+    pub dirs: DirSet,
+    pub symlinks: Vec<Symlink>,
+}
+
+impl Links {
+    /// `path` → `target_dir` (both root-relative), stored relative to the
+    /// link's directory, which is created first.
+    fn link(&mut self, path: String, target_dir: &str, owner: LinkOwner, slot: Option<usize>) {
+        self.dirs.add(parent(&path));
+        let target = relative(parent(&path), target_dir);
+        self.symlinks.push(Symlink {
+            path,
+            target,
+            owner,
+            target_slot: slot,
+        });
+    }
+
+    /// Each slot's dependencies, as siblings in its `node_modules`.
+    /// `slot_of[node]` is the slot of a graph node.
+    pub fn siblings(
+        &mut self,
+        graph: &Graph,
+        slots: &[Slot],
+        slot_nodes: &[usize],
+        slot_of: &[usize],
+        opts: &PlanOptions,
+    ) {
+        let include_optional = opts.included.optional_dependencies;
+        for (s, (slot, &node)) in slots.iter().zip(slot_nodes).enumerate() {
+            let slot_modules = join(
+                &join(&opts.virtual_store_dir, &slot.dir_name),
+                "node_modules",
+            );
+            self.dirs.add(parent(&slot.package_dir));
+            for (alias, edge) in graph.walk_children(node, include_optional) {
+                if *alias == slot.name() {
+                    continue;
+                }
+                let path = join(&slot_modules, alias);
+                match edge {
+                    Edge::Node(child) if graph.skipped[*child] => {}
+                    Edge::Node(child) => {
+                        let c = slot_of[*child];
+                        let target = &slots[c].package_dir;
+                        self.link(path, target, LinkOwner::Slot(s), Some(c));
+                    }
+                    // Snapshot `link:` refs are relative to the lockfile dir.
+                    Edge::Link(dir) => {
+                        self.link(path, &normalize(dir), LinkOwner::Slot(s), None);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Each importer's direct dependencies in its `node_modules`.
+    pub fn importers(
+        &mut self,
+        graph: &Graph,
+        selections: &[ImporterSelection],
+        importer_edges: &[Vec<DirectEdge<'_>>],
+        slots: &[Slot],
+        slot_of: &[usize],
+        modules_dir: &str,
+    ) -> Vec<ImporterPlan> {
+        let mut importers = Vec::with_capacity(selections.len());
+        for (imp, (sel, edges)) in selections.iter().zip(importer_edges).enumerate() {
+            let modules = join(&sel.dir, modules_dir);
+            self.dirs.add(&modules);
+            let mut direct = Vec::with_capacity(edges.len());
+            for (group, alias, edge) in edges {
+                let target = match edge {
+                    Edge::Node(i) if graph.skipped[*i] => continue,
+                    Edge::Node(i) => DirectTarget::Slot(slot_of[*i]),
+                    Edge::Link(path) => DirectTarget::Link(normalize(&join(&sel.dir, path))),
+                };
+                let (target_dir, target_slot) = match &target {
+                    DirectTarget::Slot(s) => (slots[*s].package_dir.as_str(), Some(*s)),
+                    DirectTarget::Link(dir) => (dir.as_str(), None),
+                };
+                let path = join(&modules, alias);
+                self.link(path, target_dir, LinkOwner::Importer(imp), target_slot);
+                direct.push(DirectDep {
+                    alias: (*alias).to_owned(),
+                    group: *group,
+                    target,
+                });
+            }
+            importers.push(ImporterPlan {
+                id: sel.id.clone(),
+                dir: sel.dir.clone(),
+                direct,
+            });
+        }
+        importers
+    }
+
+    /// The hoisting decisions as links: public ones in the root
+    /// `node_modules`, private ones in `<virtualStoreDir>/node_modules`.
+    pub fn hoisted(
+        &mut self,
+        records: Vec<(Candidate<'_>, &str, HoistKind)>,
+        dirs: HoistDirs<'_>,
+        slots: &[Slot],
+        slot_of: &[usize],
+        selections: &[ImporterSelection],
+    ) -> Vec<Hoisted> {
+        let mut hoisted = Vec::with_capacity(records.len());
+        for (candidate, alias, kind) in records {
+            let (base, owner) = match kind {
+                HoistKind::Public => (dirs.public, LinkOwner::PublicHoist),
+                HoistKind::Private => (dirs.private, LinkOwner::PrivateHoist),
+            };
+            let (target, target_dir, target_slot) = match candidate {
+                Candidate::Node(i) => {
+                    let s = slot_of[i];
+                    (HoistTarget::Slot(s), &slots[s].package_dir, Some(s))
+                }
+                Candidate::Importer(id) => {
+                    let sel = selections
+                        .iter()
+                        .find(|s| s.id == id)
+                        .expect("selected importer");
+                    (HoistTarget::Importer(id.to_owned()), &sel.dir, None)
+                }
+            };
+            self.link(join(base, alias), target_dir, owner, target_slot);
+            hoisted.push(Hoisted {
+                target,
+                alias: alias.to_owned(),
+                kind,
+            });
+        }
+        hoisted
+    }
+}
+
+/// Where hoisted links go.
+#[derive(Clone, Copy)]
+pub(super) struct HoistDirs<'a> {
+    /// The root project's `node_modules`.
+    pub public: &'a str,
+    /// `<virtualStoreDir>/node_modules`.
+    pub private: &'a str,
+}

@@ -1,0 +1,158 @@
+//! What the plan covers: the selected importers, their edges in the
+//! included dependency groups, and the optional packages no target
+//! platform can install.
+
+use pacquet_lockfile::{DepRef, DependencyGroup, Importer, Lockfile, PackageInfo};
+
+use super::graph::{Edge, Graph, reachable_through_skipped};
+use crate::{
+    ImporterSelection, PlanError, PlanOptions, PlatformWarning,
+    platform::{PlatformTargets, infer_platform},
+};
+
+/// One direct dependency of an importer: group, alias, resolved edge.
+pub(super) type DirectEdge<'l> = (DependencyGroup, &'l str, Edge);
+
+/// The order pnpm builds an importer's pseudo-entry in:
+/// `{...devDependencies, ...dependencies, ...optionalDependencies}`.
+pub(super) const ENTRY_ORDER: [DependencyGroup; 3] = [
+    DependencyGroup::Dev,
+    DependencyGroup::Prod,
+    DependencyGroup::Optional,
+];
+
+pub(super) fn package_info<'l>(
+    lockfile: &'l Lockfile,
+    package_id: &str,
+) -> Result<&'l PackageInfo, PlanError> {
+    lockfile
+        .packages
+        .get(package_id)
+        .ok_or_else(|| PlanError::MissingPackage {
+            dep_path: package_id.to_owned(),
+        })
+}
+
+/// Flags optional snapshots that no target platform can install; returns a
+/// warning for each non-optional one.
+pub(super) fn mark_skipped(
+    lockfile: &Lockfile,
+    graph: &mut Graph,
+    opts: &PlanOptions,
+) -> Result<Vec<PlatformWarning>, PlanError> {
+    let targets = PlatformTargets::new(&opts.host, &opts.supported_architectures);
+    let mut warnings = Vec::new();
+    for i in 0..graph.keys.len() {
+        let info = package_info(lockfile, graph.keys[i].package_id())?;
+        let optional = graph.snapshots[i].optional == Some(true);
+        let declared = info.os.is_some() || info.cpu.is_some() || info.libc.is_some();
+        let installable = if optional && !declared {
+            let [os, cpu, libc] = infer_platform(graph.keys[i].name()).map(|v| v.map(|v| vec![v]));
+            targets.is_installable(os.as_deref(), cpu.as_deref(), libc.as_deref())
+        } else {
+            targets.is_installable(
+                info.os.as_deref(),
+                info.cpu.as_deref(),
+                info.libc.as_deref(),
+            )
+        };
+        if installable {
+            continue;
+        }
+        if optional {
+            graph.skipped[i] = true;
+        } else {
+            warnings.push(PlatformWarning {
+                dep_path: graph.keys[i].to_string(),
+            });
+        }
+    }
+    Ok(warnings)
+}
+
+pub(super) fn select_importers(
+    lockfile: &Lockfile,
+    opts: &PlanOptions,
+) -> Result<Vec<ImporterSelection>, PlanError> {
+    if opts.importers.is_empty() {
+        return Ok(lockfile
+            .importers
+            .keys()
+            .map(|id| ImporterSelection::new(id, None))
+            .collect());
+    }
+    for sel in &opts.importers {
+        if !lockfile.importers.contains_key(&sel.id) {
+            return Err(PlanError::MissingImporter {
+                importer: sel.id.clone(),
+            });
+        }
+    }
+    Ok(opts.importers.clone())
+}
+
+/// The importer's edges in the included groups (prod, dev, optional order).
+pub(super) fn included_edges<'l>(
+    importer: &'l Importer,
+    opts: &PlanOptions,
+    graph: &Graph,
+) -> Result<Vec<DirectEdge<'l>>, PlanError> {
+    let included = |g: DependencyGroup| match g {
+        DependencyGroup::Prod => opts.included.dependencies,
+        DependencyGroup::Dev => opts.included.dev_dependencies,
+        DependencyGroup::Optional => opts.included.optional_dependencies,
+    };
+    importer
+        .dependency_refs()
+        .filter(|(g, _, _)| included(*g))
+        .map(|(g, alias, r): (DependencyGroup, &str, DepRef)| Ok((g, alias, graph.resolve(r)?)))
+        .collect()
+}
+
+/// Each importer's included edges, and the walker's entry nodes in pnpm's
+/// order (per importer: dev, prod, optional).
+pub(super) fn importer_edges<'l>(
+    lockfile: &'l Lockfile,
+    selections: &[ImporterSelection],
+    opts: &PlanOptions,
+    graph: &Graph,
+) -> Result<(Vec<Vec<DirectEdge<'l>>>, Vec<usize>), PlanError> {
+    let mut importer_edges = Vec::with_capacity(selections.len());
+    let mut entry_nodes = Vec::new();
+    for sel in selections {
+        let edges = included_edges(&lockfile.importers[&sel.id], opts, graph)?;
+        for group in ENTRY_ORDER {
+            for (g, _, edge) in &edges {
+                if *g == group
+                    && let Edge::Node(i) = edge
+                {
+                    entry_nodes.push(*i);
+                }
+            }
+        }
+        importer_edges.push(edges);
+    }
+    Ok((importer_edges, entry_nodes))
+}
+
+/// `.modules.yaml`'s `skipped`: the optional snapshots no platform can
+/// install, then those reachable only through them, each sorted.
+pub(super) fn skipped_keys(
+    graph: &Graph,
+    entry_nodes: &[usize],
+    reached: &[bool],
+    include_optional: bool,
+) -> (Vec<String>, Vec<String>) {
+    let mut skipped: Vec<String> = (0..graph.keys.len())
+        .filter(|&i| graph.skipped[i])
+        .map(|i| graph.keys[i].to_string())
+        .collect();
+    skipped.sort();
+    let mut below: Vec<String> = reachable_through_skipped(graph, entry_nodes, include_optional)
+        .into_iter()
+        .filter(|&i| !reached[i] && !graph.skipped[i] && graph.snapshots[i].optional == Some(true))
+        .map(|i| graph.keys[i].to_string())
+        .collect();
+    below.sort();
+    (skipped, below)
+}
