@@ -48,17 +48,8 @@ pub fn error_code(err: &dyn Diagnostic) -> Option<String> {
 /// Renders `err` as pnpm 12 does, ready for stderr. Lines wrap at 80 columns
 /// unless stderr is a terminal, where the terminal width is used.
 pub fn render(operation: &'static str, err: &(dyn Diagnostic + 'static), is_tty: bool) -> String {
-    let mut out = String::new();
-    if let Some(code) = error_code(err) {
-        out.push_str("Error: ");
-        out.push_str(&code);
-        out.push_str("\n\n");
-    }
-    let theme = if is_tty {
-        GraphicalTheme::unicode()
-    } else {
-        GraphicalTheme::unicode_nocolor()
-    };
+    let mut out = code_line(err);
+    let theme = theme(is_tty);
     let handler = GraphicalReportHandler::new_themed(theme).with_width(80);
     let wrapped = OperationFailed {
         operation,
@@ -72,17 +63,8 @@ pub fn render(operation: &'static str, err: &(dyn Diagnostic + 'static), is_tty:
 /// Renders `err` with its own message as the headline, as pnpm 12 does for
 /// `store` commands (`× Packages in the store have been mutated`).
 pub fn render_plain(err: &dyn Diagnostic, is_tty: bool) -> String {
-    let mut out = String::new();
-    if let Some(code) = error_code(err) {
-        out.push_str("Error: ");
-        out.push_str(&code);
-        out.push_str("\n\n");
-    }
-    let theme = if is_tty {
-        GraphicalTheme::unicode()
-    } else {
-        GraphicalTheme::unicode_nocolor()
-    };
+    let mut out = code_line(err);
+    let theme = theme(is_tty);
     let handler = GraphicalReportHandler::new_themed(theme)
         .with_width(80)
         .without_cause_chain();
@@ -118,4 +100,18 @@ pub fn render_ndjson(err: &dyn Diagnostic) -> String {
         "message": err.to_string(),
     })
     .to_string()
+}
+
+/// `Error: <code>` and a blank line, as pnpm 12 starts an error; empty
+/// without a code.
+fn code_line(err: &dyn Diagnostic) -> String {
+    error_code(err).map_or_else(String::new, |code| format!("Error: {code}\n\n"))
+}
+
+fn theme(is_tty: bool) -> GraphicalTheme {
+    if is_tty {
+        GraphicalTheme::unicode()
+    } else {
+        GraphicalTheme::unicode_nocolor()
+    }
 }
