@@ -236,20 +236,21 @@ fn clone_or_copy_always_produces_the_files() {
 
 /// A destination on another filesystem than the store (`/dev/shm` is tmpfs
 /// on Linux CI machines): `hardlink` copies, `auto` downgrades to copying
-/// (tmpfs cannot clone) for the rest of the install. Where no second
-/// filesystem is available the cross-device case cannot arise.
+/// (tmpfs cannot clone) for the rest of the install.
 #[test]
 fn cross_device_falls_back_to_copy() {
     let tmp = tempfile::tempdir().unwrap();
     let cas = Cas::new(tmp.path());
     let list = files(&cas);
-    let Ok(other) = tempfile::tempdir_in("/dev/shm") else {
-        return;
-    };
+    let other = tempfile::tempdir_in("/dev/shm")
+        .expect("this test needs /dev/shm as a second filesystem, and it is not writable");
     let store_dev = std::fs::metadata(tmp.path()).unwrap().dev();
-    if std::fs::metadata(other.path()).unwrap().dev() == store_dev {
-        return;
-    }
+    assert_ne!(
+        std::fs::metadata(other.path()).unwrap().dev(),
+        store_dev,
+        "this test needs /dev/shm on another filesystem than {}",
+        tmp.path().display()
+    );
     let pf = as_package_files(&list);
 
     let state = ImportState::new();
