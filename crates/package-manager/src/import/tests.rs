@@ -306,6 +306,28 @@ fn clone_shares_extents_with_the_store() {
     assert!(!all_extents_shared(&control));
 }
 
+/// Where extents cannot be shared (tmpfs), `clone` fails instead of
+/// silently copying.
+#[test]
+fn clone_fails_where_extents_cannot_be_shared() {
+    let tmp = tempfile::tempdir_in("/dev/shm")
+        .expect("this test needs /dev/shm (tmpfs), and it is not writable");
+    let cas = Cas::new(tmp.path());
+    let list = files(&cas);
+    let state = ImportState::new();
+    let result = import_package(
+        &tmp.path().join("pkg"),
+        &as_package_files(&list),
+        ImportMethod::Clone,
+        &state,
+    );
+    assert!(
+        matches!(result, Err(crate::PackageManagerError::Import { .. })),
+        "{result:?}"
+    );
+    assert_eq!(state.methods_used(), vec![]);
+}
+
 /// Whether `path` has extents and every one is `FIEMAP_EXTENT_SHARED`.
 fn all_extents_shared(path: &Path) -> bool {
     use std::os::fd::AsRawFd;
