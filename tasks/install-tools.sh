@@ -4,6 +4,9 @@
 #   pnpm 12.21.0  -> .tools/pnpm/node_modules/.bin/pnpm   (the compatibility oracle)
 #   esbuild tarballs -> .tools/mirror/<name>/-/<file>.tgz  (served by the
 #                       lifecycle tests with Registry::start_mirror)
+#   an XFS image with reflinks -> mounted at .tools/reflink (the clone import
+#                       test runs there; tasks/test.sh exports it as
+#                       PACQUET_TEST_REFLINK_DIR). Needs root or sudo.
 #
 # Tests find pnpm through $PACQUET_PNPM, falling back to the path above.
 # Re-running this script does nothing when everything is present.
@@ -60,6 +63,40 @@ fill_mirror() {
   echo "install-tools: esbuild mirror ready at $MIRROR"
 }
 fill_mirror
+
+# Mounts a loop XFS image with reflink=1 at .tools/reflink, writable by the
+# current user: the root filesystem of CI (ext4) cannot clone files.
+mount_reflink_fs() {
+  local dir="$PWD/.tools/reflink" img="$PWD/.tools/reflink.img"
+  if mountpoint -q "$dir"; then
+    echo "install-tools: reflink filesystem already mounted at $dir"
+    return
+  fi
+  local sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    if ! command -v sudo >/dev/null 2>&1; then
+      echo "install-tools: mounting $dir needs root or sudo" >&2
+      exit 1
+    fi
+    sudo="sudo"
+  fi
+  if ! command -v mkfs.xfs >/dev/null 2>&1; then
+    echo "install-tools: installing xfsprogs for mkfs.xfs"
+    $sudo apt-get install -y -qq xfsprogs >/dev/null ||
+      { $sudo apt-get update -qq && $sudo apt-get install -y -qq xfsprogs >/dev/null; }
+  fi
+  mkdir -p "$dir"
+  if [ ! -f "$img" ]; then
+    # Sparse: only the metadata mkfs writes takes disk space.
+    truncate -s 512M "$img.part"
+    mkfs.xfs -q -m reflink=1 "$img.part"
+    mv "$img.part" "$img"
+  fi
+  $sudo mount -o loop "$img" "$dir"
+  $sudo chown "$(id -u):$(id -g)" "$dir"
+  echo "install-tools: reflink filesystem mounted at $dir"
+}
+mount_reflink_fs
 
 PNPM_VERSION=12.21.0
 PNPM_PREFIX="$PWD/.tools/pnpm"

@@ -9,4 +9,5 @@ cd "$(dirname "$0")/.."
 
 bash tasks/install-tools.sh
 export PACQUET_PNPM="$PWD/.tools/pnpm/node_modules/.bin/pnpm"
+export PACQUET_TEST_REFLINK_DIR="$PWD/.tools/reflink"
 cargo test --workspace --locked

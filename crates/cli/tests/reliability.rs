@@ -9,6 +9,7 @@ mod reliability {
     pub mod helpers;
     mod hostile;
     mod interrupted;
+    mod kill_point;
     mod network;
     mod repair;
     mod secrets;

@@ -236,20 +236,21 @@ fn clone_or_copy_always_produces_the_files() {
 
 /// A destination on another filesystem than the store (`/dev/shm` is tmpfs
 /// on Linux CI machines): `hardlink` copies, `auto` downgrades to copying
-/// (tmpfs cannot clone) for the rest of the install. Where no second
-/// filesystem is available the cross-device case cannot arise.
+/// (tmpfs cannot clone) for the rest of the install.
 #[test]
 fn cross_device_falls_back_to_copy() {
     let tmp = tempfile::tempdir().unwrap();
     let cas = Cas::new(tmp.path());
     let list = files(&cas);
-    let Ok(other) = tempfile::tempdir_in("/dev/shm") else {
-        return;
-    };
+    let other = tempfile::tempdir_in("/dev/shm")
+        .expect("this test needs /dev/shm as a second filesystem, and it is not writable");
     let store_dev = std::fs::metadata(tmp.path()).unwrap().dev();
-    if std::fs::metadata(other.path()).unwrap().dev() == store_dev {
-        return;
-    }
+    assert_ne!(
+        std::fs::metadata(other.path()).unwrap().dev(),
+        store_dev,
+        "this test needs /dev/shm on another filesystem than {}",
+        tmp.path().display()
+    );
     let pf = as_package_files(&list);
 
     let state = ImportState::new();
@@ -267,9 +268,50 @@ fn cross_device_falls_back_to_copy() {
     );
 }
 
+/// `clone` shares extents with the store on a reflink-capable filesystem.
+/// CI's root filesystem cannot clone, so the test runs in
+/// `PACQUET_TEST_REFLINK_DIR` (an XFS image `tasks/install-tools.sh` mounts).
 #[test]
-fn clone_only_reports_unsupported_filesystems() {
-    let tmp = tempfile::tempdir().unwrap();
+fn clone_shares_extents_with_the_store() {
+    let var = "PACQUET_TEST_REFLINK_DIR";
+    let root = std::env::var_os(var).unwrap_or_else(|| {
+        panic!("{var} is unset: point it at a reflink-capable filesystem (tasks/test.sh does)")
+    });
+    let tmp = tempfile::tempdir_in(&root)
+        .unwrap_or_else(|e| panic!("{var}={}: {e}", Path::new(&root).display()));
+    let cas = Cas::new(tmp.path());
+    let list = files(&cas);
+    let dest = tmp.path().join("pkg");
+    let state = ImportState::new();
+    let result = import_package(&dest, &as_package_files(&list), ImportMethod::Clone, &state);
+    if let Err(e) = result {
+        panic!(
+            "clone in {var}={} (not reflink-capable?): {e}",
+            Path::new(&root).display()
+        );
+    }
+    assert_eq!(state.methods_used(), vec![UsedMethod::Clone]);
+    for (rel, src, _) in &list {
+        let dst = dest.join(rel);
+        assert_eq!(std::fs::read(&dst).unwrap(), std::fs::read(src).unwrap());
+        assert_ne!(
+            std::fs::metadata(&dst).unwrap().ino(),
+            std::fs::metadata(src).unwrap().ino()
+        );
+        assert!(all_extents_shared(&dst), "{rel} is not a reflink");
+    }
+    assert_eq!(mode(&dest.join("bin/cli")), 0o755 & !umask());
+    // The check can fail: a plainly written file shares nothing.
+    let control = cas.blob("control", "index", false);
+    assert!(!all_extents_shared(&control));
+}
+
+/// Where extents cannot be shared (tmpfs), `clone` fails instead of
+/// silently copying.
+#[test]
+fn clone_fails_where_extents_cannot_be_shared() {
+    let tmp = tempfile::tempdir_in("/dev/shm")
+        .expect("this test needs /dev/shm (tmpfs), and it is not writable");
     let cas = Cas::new(tmp.path());
     let list = files(&cas);
     let state = ImportState::new();
@@ -279,12 +321,60 @@ fn clone_only_reports_unsupported_filesystems() {
         ImportMethod::Clone,
         &state,
     );
-    // Reflink-capable filesystems (btrfs, xfs) clone; others fail cleanly
-    // instead of silently copying.
-    match result {
-        Ok(_) => assert_eq!(state.methods_used(), vec![UsedMethod::Clone]),
-        Err(e) => assert!(matches!(e, crate::ImportError::Import { .. })),
+    assert!(
+        matches!(result, Err(crate::ImportError::Import { .. })),
+        "{result:?}"
+    );
+    assert_eq!(state.methods_used(), vec![]);
+}
+
+/// Whether `path` has extents and every one is `FIEMAP_EXTENT_SHARED`.
+fn all_extents_shared(path: &Path) -> bool {
+    use std::os::fd::AsRawFd;
+    // `struct fiemap` with room for 8 `struct fiemap_extent`s
+    // (linux/fiemap.h); the test files have one extent each.
+    #[repr(C)]
+    #[derive(Clone, Copy, Default)]
+    struct Extent {
+        logical: u64,
+        physical: u64,
+        length: u64,
+        reserved64: [u64; 2],
+        flags: u32,
+        reserved: [u32; 3],
     }
+    #[repr(C)]
+    #[derive(Default)]
+    struct Fiemap {
+        start: u64,
+        length: u64,
+        flags: u32,
+        mapped_extents: u32,
+        extent_count: u32,
+        reserved: u32,
+        extents: [Extent; 8],
+    }
+    const FS_IOC_FIEMAP: libc::c_ulong = 0xC020_660B;
+    const FIEMAP_FLAG_SYNC: u32 = 1;
+    const FIEMAP_EXTENT_SHARED: u32 = 0x2000;
+    let file = std::fs::File::open(path).unwrap();
+    let mut map = Fiemap {
+        length: u64::MAX,
+        flags: FIEMAP_FLAG_SYNC,
+        extent_count: 8,
+        ..Fiemap::default()
+    };
+    // SAFETY: `map` is a valid `struct fiemap` with `extent_count` slots.
+    let rc = unsafe { libc::ioctl(file.as_raw_fd(), FS_IOC_FIEMAP as _, &mut map) };
+    assert_eq!(
+        rc,
+        0,
+        "FIEMAP {}: {}",
+        path.display(),
+        std::io::Error::last_os_error()
+    );
+    let mapped = &map.extents[..map.mapped_extents as usize];
+    !mapped.is_empty() && mapped.iter().all(|e| e.flags & FIEMAP_EXTENT_SHARED != 0)
 }
 
 /// The same files addressed through an open descriptor of the store dir.

@@ -9,6 +9,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use base64::Engine as _;
+use sha1::Sha1;
 use sha2::{Digest, Sha512};
 
 /// One packed fixture package version.
@@ -147,7 +148,7 @@ fn load_one(name: &str, dir: &Path) -> FixturePackage {
         version,
         manifest,
         integrity: sri_sha512(&tarball),
-        shasum: crate::sha1::sha1_hex(&tarball),
+        shasum: sha1_hex(&tarball),
         tarball,
         source: dir.to_path_buf(),
     }
@@ -160,4 +161,20 @@ pub fn sri_sha512(bytes: &[u8]) -> String {
         "sha512-{}",
         base64::engine::general_purpose::STANDARD.encode(digest)
     )
+}
+
+/// Lowercase hex SHA-1 of `bytes`, for the legacy `dist.shasum` field.
+fn sha1_hex(bytes: &[u8]) -> String {
+    format!("{:x}", Sha1::digest(bytes))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sha1_hex;
+
+    #[test]
+    fn shasum_is_lowercase_hex_sha1() {
+        // FIPS 180-4 example "abc".
+        assert_eq!(sha1_hex(b"abc"), "a9993e364706816aba3e25717850c26c9cd0d89d");
+    }
 }

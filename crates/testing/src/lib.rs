@@ -26,7 +26,6 @@ pub mod pnpm;
 pub mod regenerate;
 pub mod registry;
 mod semver_order;
-mod sha1;
 
 pub use diff::{DiffOptions, Difference, EntryKind, assert_trees_equal, diff_trees, format_report};
 pub use fixtures::{FixturePackage, PackageSet, sri_sha512, tarball_path};

@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command, ExitStatus, Stdio};
 
 use pacquet_cas::Cas;
 use pacquet_testing::{DiffOptions, PnpmEnv, Registry, assert_trees_equal, prepare_project};
@@ -113,29 +113,31 @@ pub fn assert_store_consistent(store: &Path) -> usize {
 }
 
 /// Starts `pacquet install --frozen-lockfile` in its own process group
-/// (so a kill also reaches build scripts it started), output discarded.
+/// (so a kill also reaches build scripts it started), stdout discarded,
+/// stderr piped with the `PACQUET_PHASES` lines in it.
 pub fn spawn_install(env: &PnpmEnv, project: &Path) -> Child {
     let mut cmd = Command::new(pacquet_bin());
     env.apply_env(&mut cmd);
     cmd.current_dir(project)
         .args(["install", "--frozen-lockfile"])
         .arg(format!("--store-dir={}", env.store_dir.display()))
+        .env("PACQUET_PHASES", "1")
         .stdin(Stdio::null())
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
+        .stderr(Stdio::piped())
         .process_group(0);
     cmd.spawn().expect("spawn pacquet")
 }
 
 /// SIGKILLs the process group of `child` (started by [`spawn_install`]) and
-/// reaps it. Whether it had already finished does not matter.
-pub fn kill_group(child: &mut Child) {
+/// reaps it: the status says whether the signal or a normal exit ended it.
+pub fn kill_group(child: &mut Child) -> ExitStatus {
     let pgid = child.id() as libc::pid_t;
     // SAFETY: plain syscall on a process group this test created.
     unsafe {
         libc::kill(-pgid, libc::SIGKILL);
     }
-    let _ = child.wait();
+    child.wait().expect("reap pacquet")
 }
 
 /// Every path under `root` (relative, `/`-separated), skipping the
@@ -175,20 +177,4 @@ pub fn files_under(root: &Path) -> Vec<PathBuf> {
         .map(|rel| root.join(rel))
         .filter(|p| std::fs::symlink_metadata(p).is_ok_and(|m| m.is_file()))
         .collect()
-}
-
-/// Queues a delay on a few tarballs so installs stay in flight longer.
-pub fn slow_tarballs(registry: &Registry) {
-    registry.clear_faults();
-    for (name, version) in [
-        ("pq-many-files", "1.0.0"),
-        ("pq-scripts", "1.0.0"),
-        ("pq-native", "1.0.0"),
-        ("pq-deep-4", "1.0.0"),
-    ] {
-        registry.fail_next(
-            &pacquet_testing::tarball_path(name, version),
-            pacquet_testing::Fault::Delay(std::time::Duration::from_millis(40)),
-        );
-    }
 }

@@ -69,6 +69,15 @@ fn recorded_keys_of_the_ps_env_fixture() {
     assert_eq!(fresh, dep);
 }
 
+/// `objectHash` of an already serialized value, from the formula of
+/// store.md §9 (`base64(sha256(S(v)))`) with `sha2` directly: the expected
+/// values below are written out by hand, not produced by `object_hash`.
+fn spec_object_hash(serialized: &str) -> String {
+    use base64::Engine as _;
+    use sha2::Digest as _;
+    base64::engine::general_purpose::STANDARD.encode(sha2::Sha256::digest(serialized))
+}
+
 #[test]
 fn cycles_contribute_empty_strings() {
     let yaml = "lockfileVersion: '9.0'\n\npackages:\n\n  a@1.0.0:\n    resolution: {integrity: sha512-a}\n\n  b@1.0.0:\n    resolution: {integrity: sha512-b}\n\nsnapshots:\n\n  a@1.0.0:\n    dependencies:\n      b: 1.0.0\n\n  b@1.0.0:\n    dependencies:\n      a: 1.0.0\n";
@@ -78,24 +87,16 @@ fn cycles_contribute_empty_strings() {
         &DepPath::parse("a@1.0.0"),
         &mut DepsHashMemo::new(),
     );
-    let obj = |id: &str, deps: Vec<(&str, String)>| {
-        HashInput::Object(vec![
-            ("id".into(), HashInput::Str(id.into())),
-            (
-                "deps".into(),
-                HashInput::Object(
-                    deps.into_iter()
-                        .map(|(k, v)| (k.to_string(), HashInput::Str(v)))
-                        .collect(),
-                ),
-            ),
-        ])
-    };
-    let b_inner = object_hash(&obj("b@1.0.0:sha512-b", vec![("a", String::new())]));
-    assert_eq!(
-        a,
-        object_hash(&obj("a@1.0.0:sha512-a", vec![("b", b_inner)]))
+    // b's edge back to a closes the cycle: `{ id: "b@1.0.0:sha512-b",
+    // deps: { a: "" } }`, keys sorted (`deps` < `id`).
+    let b = spec_object_hash(
+        "object:2:string:4:deps:object:1:string:1:a:string:0:,,string:2:id:string:16:b@1.0.0:sha512-b,",
     );
+    // A base64 SHA-256 is 44 characters.
+    let expected = spec_object_hash(&format!(
+        "object:2:string:4:deps:object:1:string:1:b:string:44:{b},,string:2:id:string:16:a@1.0.0:sha512-a,"
+    ));
+    assert_eq!(a, expected);
 }
 
 #[test]
@@ -104,19 +105,15 @@ fn resolution_without_integrity_hashes_the_resolution() {
     let lockfile = Lockfile::parse(yaml, Path::new("pnpm-lock.yaml")).unwrap();
     let dep_path = DepPath::parse("g@https://codeload.github.com/o/g/tar.gz/abc");
     let hash = deps_hash(&lockfile, &dep_path, &mut DepsHashMemo::new());
-    let res = object_hash(&HashInput::Object(vec![(
-        "tarball".into(),
-        HashInput::Str("https://codeload.github.com/o/g/tar.gz/abc".into()),
-    )]));
-    let expected = object_hash(&HashInput::Object(vec![
-        (
-            "id".into(),
-            HashInput::Str(format!(
-                "g@https://codeload.github.com/o/g/tar.gz/abc:{res}"
-            )),
-        ),
-        ("deps".into(), HashInput::Object(vec![])),
-    ]));
+    // `objectHash({ tarball })`; the URL is 42 characters.
+    let res = spec_object_hash(
+        "object:1:string:7:tarball:string:42:https://codeload.github.com/o/g/tar.gz/abc,",
+    );
+    // `{ id: "<pkgId>:<res>", deps: {} }`; the id is 2 + 42 + 1 + 44 = 89
+    // characters.
+    let expected = spec_object_hash(&format!(
+        "object:2:string:4:deps:object:0:,string:2:id:string:89:g@https://codeload.github.com/o/g/tar.gz/abc:{res},"
+    ));
     assert_eq!(hash, expected);
 }
 
