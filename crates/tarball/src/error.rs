@@ -81,11 +81,12 @@ pub enum TarballError {
 }
 
 impl TarballError {
-    /// Whether pnpm would try the download again (docs/errors.md §1): everything
-    /// but 4xx answers and local configuration problems.
+    /// Whether pnpm would try the download again (docs/errors.md §1): every
+    /// status but 401, 403 and 404 (a 429 or 408 is retried), and no local
+    /// configuration problem.
     pub fn is_retryable(&self) -> bool {
         match self {
-            TarballError::HttpStatus { status, .. } => !(400..500).contains(status),
+            TarballError::HttpStatus { status, .. } => !matches!(status, 401 | 403 | 404),
             TarballError::Integrity { .. }
             | TarballError::Fetch { .. }
             | TarballError::Corrupt { .. } => true,

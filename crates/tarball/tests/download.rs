@@ -132,6 +132,22 @@ async fn server_errors_are_retried_until_success() {
     assert_eq!(registry.tarball_requests("pq-plain", "1.0.0"), 3);
 }
 
+/// pnpm 12.21 retries every status but 401, 403 and 404: rate limiting and
+/// request timeouts included.
+#[tokio::test]
+async fn too_many_requests_and_request_timeout_are_retried() {
+    let registry = support::start_registry();
+    let (url, tarball, integrity) = fixture(&registry);
+    registry.fail_next(&url, Fault::Status(429));
+    registry.fail_next(&url, Fault::Status(408));
+    let bytes = fetcher(fast_options())
+        .download(&request(&url, Some(&integrity)))
+        .await
+        .unwrap();
+    assert_eq!(bytes, tarball);
+    assert_eq!(registry.tarball_requests("pq-plain", "1.0.0"), 3);
+}
+
 #[tokio::test]
 async fn server_errors_beyond_the_retries_are_reported() {
     let registry = support::start_registry();
