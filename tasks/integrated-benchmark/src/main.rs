@@ -16,7 +16,7 @@ use std::process::Command;
 use clap::{Parser, ValueEnum};
 
 use crate::report::Row;
-use crate::setup::{Env, Tool, ToolKind, sh_quote};
+use crate::setup::{Env, Staged, Tool, ToolKind, sh_quote};
 
 #[derive(Parser)]
 #[command(
@@ -201,26 +201,12 @@ fn run(args: Args) -> Result<()> {
     let work = abs(&repo, args.work_dir.clone(), "benchmarks/work");
     let results = abs(&repo, args.results_dir.clone(), "benchmarks/results");
     let mirror = abs(&repo, args.mirror.clone(), "benchmarks/work/mirror");
-    let fixture = {
-        let named = repo.join("benchmarks/fixtures").join(&args.fixture);
-        let dir = if named.is_dir() {
-            named
-        } else {
-            PathBuf::from(&args.fixture)
-        };
-        dir.canonicalize()
-            .map_err(|e| format!("fixture {}: {e}", args.fixture))?
-    };
+    let fixture = find_fixture(&repo, &args.fixture)?;
     let fixture_name = fixture
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "fixture".into());
-    if !fixture.join("pnpm-lock.yaml").is_file() {
-        return Err(format!("{} has no pnpm-lock.yaml", fixture.display()));
-    }
-    if Command::new("hyperfine").arg("--version").output().is_err() {
-        return Err("hyperfine not found (apt-get install -y hyperfine)".into());
-    }
+    preflight(&fixture)?;
     for dir in [&work, &results] {
         fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
@@ -228,48 +214,14 @@ fn run(args: Args) -> Result<()> {
 
     // Everything that is not timed comes first: helpers, tools, builds, mirror.
     env.build_helpers()?;
-    let mut tools: Vec<Tool> = Vec::new();
-    if !args.no_pacquet {
-        for rev in &args.revision {
-            match env.build_pacquet(rev) {
-                Ok(tool) => tools.push(tool),
-                Err(note) => env.note_everywhere(note),
-            }
-        }
-    }
-    for tool in &tools {
-        if let Some(commit) = &tool.commit {
-            eprintln!("{}: {}", tool.label, commit.provenance());
-        }
-    }
-    for (i, bin) in args.pacquet_bin.iter().enumerate() {
-        let bin = abs(&env.repo, Some(bin.clone()), "pacquet");
-        let label = if args.pacquet_bin.len() == 1 {
-            "pacquet (prebuilt)".to_string()
-        } else {
-            format!("pacquet (prebuilt {})", i + 1)
-        };
-        let version = setup::version_of(&bin, &["--version"]).unwrap_or_default();
-        tools.push(Tool::new(ToolKind::Pacquet, label, bin, version));
-    }
-    if args.with.contains(&Other::Pnpm) {
-        match env.install_pnpm(&args.pnpm_version) {
-            Ok(tool) => tools.push(tool),
-            Err(note) => env.note_everywhere(note),
-        }
-    }
-    if args.with.contains(&Other::Bun) {
-        match env.install_bun(&args.bun_version) {
-            Ok(tool) => tools.push(tool),
-            Err(note) => env.note_everywhere(note),
-        }
-    }
+    let tools = prepare_tools(&mut env, &args);
     env.fill_mirror(&fixture)?;
     env.start_registry()?;
     env.retire_old_stage(&fixture_name)?;
 
     let machine = machine::describe(&env.work);
     eprintln!("machine: {}", machine.one_line());
+    let dir = results.join(&fixture_name);
     let mut outcome = Ok(());
     for &scenario in &args.scenario {
         let floor = scenario == Scenario::Warm && args.with.contains(&Other::Floor);
@@ -283,21 +235,8 @@ fn run(args: Args) -> Result<()> {
             floor,
         ) {
             Ok(rows) => {
-                let dir = results.join(&fixture_name);
-                let date = report::utc_now();
-                let written = report::write(&report::Report {
-                    dir: &dir,
-                    fixture: &fixture_name,
-                    scenario,
-                    args: &args,
-                    rows: &rows,
-                    notes: &env.notes_for(scenario),
-                    machine: &machine,
-                    work: &env.work,
-                    repo: &env.repo,
-                    hyperfine_json: &env.hyperfine_json(&fixture_name, scenario),
-                    date: &date,
-                })?;
+                let written =
+                    write_report(&env, &args, &dir, &fixture_name, scenario, &rows, &machine)?;
                 eprintln!("wrote {}", written.display());
             }
             Err(e) => {
@@ -309,6 +248,114 @@ fn run(args: Args) -> Result<()> {
     env.stop_registry();
     env.empty_trash();
     outcome
+}
+
+/// `name` under benchmarks/fixtures if there is such a directory, else
+/// `name` as a path; canonical either way.
+fn find_fixture(repo: &Path, name: &str) -> Result<PathBuf> {
+    let named = repo.join("benchmarks/fixtures").join(name);
+    let dir = if named.is_dir() {
+        named
+    } else {
+        PathBuf::from(name)
+    };
+    dir.canonicalize()
+        .map_err(|e| format!("fixture {name}: {e}"))
+}
+
+/// Fails before anything is built when the fixture has no lockfile or
+/// hyperfine is missing.
+fn preflight(fixture: &Path) -> Result<()> {
+    if !fixture.join("pnpm-lock.yaml").is_file() {
+        return Err(format!("{} has no pnpm-lock.yaml", fixture.display()));
+    }
+    if Command::new("hyperfine").arg("--version").output().is_err() {
+        return Err("hyperfine not found (apt-get install -y hyperfine)".into());
+    }
+    Ok(())
+}
+
+/// The tools to time, in row order: pacquet builds, prebuilt pacquets,
+/// pnpm, bun. One that cannot be built or installed is dropped with a note.
+fn prepare_tools(env: &mut Env, args: &Args) -> Vec<Tool> {
+    let mut tools = if args.no_pacquet {
+        Vec::new()
+    } else {
+        build_revisions(env, &args.revision)
+    };
+    tools.extend(prebuilt(&env.repo, &args.pacquet_bin));
+    if args.with.contains(&Other::Pnpm) {
+        match env.install_pnpm(&args.pnpm_version) {
+            Ok(tool) => tools.push(tool),
+            Err(note) => env.note_everywhere(note),
+        }
+    }
+    if args.with.contains(&Other::Bun) {
+        match env.install_bun(&args.bun_version) {
+            Ok(tool) => tools.push(tool),
+            Err(note) => env.note_everywhere(note),
+        }
+    }
+    tools
+}
+
+/// Builds every `--revision` and says which commit each one measures.
+fn build_revisions(env: &mut Env, revisions: &[String]) -> Vec<Tool> {
+    let mut tools = Vec::new();
+    for rev in revisions {
+        match env.build_pacquet(rev) {
+            Ok(tool) => tools.push(tool),
+            Err(note) => env.note_everywhere(note),
+        }
+    }
+    for tool in &tools {
+        if let Some(commit) = &tool.commit {
+            eprintln!("{}: {}", tool.label, commit.provenance());
+        }
+    }
+    tools
+}
+
+/// The `--pacquet-bin` binaries, numbered when there are several.
+fn prebuilt(repo: &Path, bins: &[PathBuf]) -> Vec<Tool> {
+    let mut tools = Vec::new();
+    for (i, bin) in bins.iter().enumerate() {
+        let bin = abs(repo, Some(bin.clone()), "pacquet");
+        let label = if bins.len() == 1 {
+            "pacquet (prebuilt)".to_string()
+        } else {
+            format!("pacquet (prebuilt {})", i + 1)
+        };
+        let version = setup::version_of(&bin, &["--version"]).unwrap_or_default();
+        tools.push(Tool::new(ToolKind::Pacquet, label, bin, version));
+    }
+    tools
+}
+
+/// Writes the scenario's results into `dir`; returns the Markdown path.
+fn write_report(
+    env: &Env,
+    args: &Args,
+    dir: &Path,
+    fixture_name: &str,
+    scenario: Scenario,
+    rows: &[Row],
+    machine: &machine::Machine,
+) -> Result<PathBuf> {
+    let date = report::utc_now();
+    report::write(&report::Report {
+        dir,
+        fixture: fixture_name,
+        scenario,
+        args,
+        rows,
+        notes: &env.notes_for(scenario),
+        machine,
+        work: &env.work,
+        repo: &env.repo,
+        hyperfine_json: &env.hyperfine_json(fixture_name, scenario),
+        date: &date,
+    })
 }
 
 /// `given` resolved against the current directory, or `default` under the repo.
@@ -336,32 +383,16 @@ fn run_scenario(
     let mut rows: Vec<Row> = Vec::new();
     let mut floor_source: Option<(PathBuf, String)> = None;
     for tool in tools {
-        let staged = match env.stage(fixture, fixture_name, scenario, tool) {
-            Ok(staged) => staged,
-            Err(why) => {
-                env.note(
-                    scenario,
-                    format!("{} dropped: staging failed: {why}", tool.label),
-                );
-                continue;
-            }
+        let Some(staged) = stage_and_check(env, fixture, fixture_name, scenario, tool) else {
+            continue;
         };
-        eprintln!("check run: {}", tool.label);
-        match env.check_run(&staged, fixture) {
-            Ok(()) => {
-                // pnpm's tree is the reference for the floor; bun's or pacquet's
-                // will do when pnpm is not there.
-                let better = tool.kind == ToolKind::Pnpm || floor_source.is_none();
-                if floor && better {
-                    floor_source = Some((staged.project.join("node_modules"), tool.label.clone()));
-                }
-                rows.push(staged.into_row(tool));
-            }
-            Err(why) => env.note(
-                scenario,
-                format!("{} dropped: its check run failed: {why}", tool.label),
-            ),
+        // pnpm's tree is the reference for the floor; bun's or pacquet's
+        // will do when pnpm is not there.
+        let better = tool.kind == ToolKind::Pnpm || floor_source.is_none();
+        if floor && better {
+            floor_source = Some((staged.project.join("node_modules"), tool.label.clone()));
         }
+        rows.push(staged.into_row(tool));
     }
     if let Some((src, from)) = floor_source {
         match env.stage_floor(fixture_name, &src, &from) {
@@ -378,29 +409,68 @@ fn run_scenario(
         return Err("no tool passed its check run".into());
     }
     let json = env.hyperfine_json(fixture_name, scenario);
+    hyperfine(&json, args.runs, args.warmup, &rows)?;
+    report::fill_times(&json, &mut rows)?;
+    Ok(rows)
+}
+
+/// `tool` staged for the scenario, if staging and its check run both
+/// succeeded; otherwise it is dropped with a note saying why.
+fn stage_and_check(
+    env: &mut Env,
+    fixture: &Path,
+    fixture_name: &str,
+    scenario: Scenario,
+    tool: &Tool,
+) -> Option<Staged> {
+    let staged = match env.stage(fixture, fixture_name, scenario, tool) {
+        Ok(staged) => staged,
+        Err(why) => {
+            env.note(
+                scenario,
+                format!("{} dropped: staging failed: {why}", tool.label),
+            );
+            return None;
+        }
+    };
+    eprintln!("check run: {}", tool.label);
+    match env.check_run(&staged, fixture) {
+        Ok(()) => Some(staged),
+        Err(why) => {
+            env.note(
+                scenario,
+                format!("{} dropped: its check run failed: {why}", tool.label),
+            );
+            None
+        }
+    }
+}
+
+/// Times every row in one hyperfine run, which exports its results to `json`.
+fn hyperfine(json: &Path, runs: u32, warmup: u32, rows: &[Row]) -> Result<()> {
     let mut cmd = Command::new("hyperfine");
-    cmd.args(["--runs", &args.runs.to_string()])
-        .args(["--warmup", &args.warmup.to_string()])
+    cmd.args(["--runs", &runs.to_string()])
+        .args(["--warmup", &warmup.to_string()])
         .args(["--time-unit", "second"])
         .arg("--export-json")
-        .arg(&json);
-    for row in &rows {
+        .arg(json);
+    for row in rows {
         // `sync` so that no run pays for writing back the previous runs'
         // trees: without it the rows timed last were penalised (warm alotta:
         // link-floor 1.16 s after pnpm and bun, 0.47 s alone).
         cmd.args(["--prepare", &format!("{}; sync", row.prepare)]);
     }
-    for row in &rows {
+    for row in rows {
         cmd.args(["--command-name", &row.name]);
     }
-    for row in &rows {
+    for row in rows {
         cmd.arg(&row.command);
     }
     eprintln!(
         "hyperfine: {} commands, {} runs + {} warm-up each",
         rows.len(),
-        args.runs,
-        args.warmup
+        runs,
+        warmup
     );
     let status = cmd
         .status()
@@ -408,8 +478,7 @@ fn run_scenario(
     if !status.success() {
         return Err(format!("hyperfine exited with {status}"));
     }
-    report::fill_times(&json, &mut rows)?;
-    Ok(rows)
+    Ok(())
 }
 
 /// Shell snippet moving `path` (if present) into a fresh directory under `trash`.

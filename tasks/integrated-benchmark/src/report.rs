@@ -188,6 +188,19 @@ fn pnpm_median(rows: &[Row]) -> Option<f64> {
 fn markdown(r: &Report) -> String {
     let mut s = String::new();
     let name = r.scenario.name();
+    md_heading(&mut s, r);
+    md_method(&mut s, r);
+    md_table(&mut s, r.rows);
+    let _ = writeln!(s, "\n![{} {name}]({name}.svg)\n", r.fixture);
+    md_notes(&mut s, r.notes, r.work);
+    md_commands(&mut s, r.rows, r.work, r.repo);
+    md_machine(&mut s, r.machine);
+    s
+}
+
+/// The title, then what was measured (each pacquet's commit), when and where.
+fn md_heading(s: &mut String, r: &Report) {
+    let name = r.scenario.name();
     match r.pacquet_heading() {
         Some(heading) => {
             let _ = writeln!(s, "# {}: {name} — {heading}\n", r.fixture);
@@ -212,6 +225,10 @@ fn markdown(r: &Report) -> String {
     }
     let _ = writeln!(s, "- Date: {}", r.date);
     let _ = writeln!(s, "- Machine: {}\n", r.machine.one_line());
+}
+
+/// What the scenario is and how it was timed.
+fn md_method(s: &mut String, r: &Report) {
     let _ = writeln!(s, "{}\n", r.scenario.describe());
     let _ = writeln!(
         s,
@@ -222,13 +239,17 @@ fn markdown(r: &Report) -> String {
         r.args.warmup,
         r.machine.hyperfine
     );
+}
+
+/// One line of times per row, with its ratio to pnpm's median.
+fn md_table(s: &mut String, rows: &[Row]) {
     let _ = writeln!(
         s,
         "| Tool | Median [s] | Mean ± σ [s] | Min [s] | Max [s] | vs pnpm |"
     );
     let _ = writeln!(s, "|:---|---:|---:|---:|---:|---:|");
-    let base = pnpm_median(r.rows);
-    for row in r.rows {
+    let base = pnpm_median(rows);
+    for row in rows {
         let ratio = match base {
             Some(b) if b > 0.0 => format!("{:.2}×", row.median / b),
             _ => "–".into(),
@@ -239,14 +260,24 @@ fn markdown(r: &Report) -> String {
             row.name, row.median, row.mean, row.stddev, row.min, row.max, ratio
         );
     }
-    let _ = writeln!(s, "\n![{} {name}]({name}.svg)\n", r.fixture);
-    if !r.notes.is_empty() {
-        let _ = writeln!(s, "## Notes\n");
-        for note in r.notes {
-            let _ = writeln!(s, "- {}", note.replace(&*r.work.to_string_lossy(), "$WORK"));
-        }
-        let _ = writeln!(s);
+}
+
+/// The notes (dropped tools, variants), with the scratch dir as `$WORK`;
+/// nothing when there are none.
+fn md_notes(s: &mut String, notes: &[String], work: &Path) {
+    if notes.is_empty() {
+        return;
     }
+    let _ = writeln!(s, "## Notes\n");
+    for note in notes {
+        let _ = writeln!(s, "- {}", note.replace(&*work.to_string_lossy(), "$WORK"));
+    }
+    let _ = writeln!(s);
+}
+
+/// Every row's command and preparation, with machine paths as `$WORK` and
+/// `$REPO`.
+fn md_commands(s: &mut String, rows: &[Row], work: &Path, repo: &Path) {
     let _ = writeln!(s, "## Commands\n");
     let _ = writeln!(
         s,
@@ -256,16 +287,19 @@ fn markdown(r: &Report) -> String {
          Preparation renames old trees into a trash dir that is deleted after the run, \
          then runs `sync` so no timed run pays for writing back an earlier one.\n"
     );
-    for row in r.rows {
-        let strip = |t: &str| {
-            t.replace(&*r.work.to_string_lossy(), "$WORK")
-                .replace(&*r.repo.to_string_lossy(), "$REPO")
-        };
+    let strip = |t: &str| {
+        t.replace(&*work.to_string_lossy(), "$WORK")
+            .replace(&*repo.to_string_lossy(), "$REPO")
+    };
+    for row in rows {
         let _ = writeln!(s, "- **{}** ({})", row.name, row.version);
         let _ = writeln!(s, "  - command: `{}`", strip(&row.command));
         let _ = writeln!(s, "  - prepare: `{}`", strip(&row.prepare));
     }
-    let m = r.machine;
+}
+
+/// The hardware the numbers come from, and how busy it was.
+fn md_machine(s: &mut String, m: &Machine) {
     let _ = writeln!(s, "\n## Machine\n");
     let _ = writeln!(s, "- CPU: {} × {}", m.cores, m.cpu);
     let _ = writeln!(s, "- Memory: {}", m.memory);
@@ -276,7 +310,6 @@ fn markdown(r: &Report) -> String {
         "- Load average (1, 5, 15 min) before the check runs: {} (the machine was not otherwise idle if this is well above 0)",
         m.load
     );
-    s
 }
 
 pub fn utc_now() -> String {
@@ -310,24 +343,47 @@ fn label_width<'a>(labels: impl Iterator<Item = &'a str>) -> f64 {
     (longest as f64 * 7.0 + 20.0).max(230.0).ceil()
 }
 
+/// Chart geometry in px: the bar column (the label column is sized to the
+/// labels), the value column after it, one row per tool, and the margins
+/// above (title) and below (axis, machine).
+const BAR_W: f64 = 470.0;
+const VALUE_W: f64 = 90.0;
+const ROW_H: f64 = 34.0;
+const TOP: f64 = 56.0;
+const BOTTOM: f64 = 50.0;
+
 /// Horizontal bars of the medians, with a min–max whisker.
 fn chart(r: &Report) -> String {
     let label_w = label_width(r.rows.iter().map(|row| row.name.as_str()));
-    let bar_w = 470.0;
-    let value_w = 90.0;
-    let row_h = 34.0;
-    let top = 56.0;
-    let bottom = 50.0;
-    let width = label_w + bar_w + value_w;
-    let height = top + row_h * r.rows.len() as f64 + bottom;
+    let width = label_w + BAR_W + VALUE_W;
+    let height = TOP + ROW_H * r.rows.len() as f64 + BOTTOM;
     let max = r
         .rows
         .iter()
         .map(|row| row.max.max(row.median))
         .filter(|v| v.is_finite())
         .fold(0.0_f64, f64::max);
-    let scale = if max > 0.0 { bar_w / max } else { 0.0 };
+    let scale = if max > 0.0 { BAR_W / max } else { 0.0 };
     let mut s = String::new();
+    svg_title(&mut s, r, width, height);
+    for (i, row) in r.rows.iter().enumerate() {
+        svg_bar(&mut s, row, TOP + ROW_H * i as f64, label_w, scale);
+    }
+    let axis_y = TOP + ROW_H * r.rows.len() as f64 + 4.0;
+    svg_axis(&mut s, label_w, axis_y, max);
+    let _ = writeln!(
+        s,
+        r##"<text x="10" y="{}" font-size="11" fill="#495057">{}</text>"##,
+        axis_y + 36.0,
+        escape(&r.machine.one_line())
+    );
+    s.push_str("</svg>\n");
+    s
+}
+
+/// The `<svg>` element on a white background, the title and the subtitle
+/// (what was measured, and when).
+fn svg_title(s: &mut String, r: &Report, width: f64, height: f64) {
     let _ = writeln!(
         s,
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="13">"#
@@ -352,63 +408,61 @@ fn chart(r: &Report) -> String {
         r##"<text x="10" y="42" font-size="12" fill="#495057">{}</text>"##,
         escape(&subtitle)
     );
-    for (i, row) in r.rows.iter().enumerate() {
-        let y = top + row_h * i as f64;
-        let mid = y + row_h / 2.0;
-        let w = (row.median * scale).max(1.0);
-        let _ = writeln!(
-            s,
-            r#"<text x="{}" y="{}" text-anchor="end">{}</text>"#,
-            label_w - 10.0,
-            mid + 4.5,
-            escape(&row.name)
-        );
-        let _ = writeln!(
-            s,
-            r#"<rect x="{label_w}" y="{}" width="{w:.1}" height="{}" fill="{}"/>"#,
-            y + 6.0,
-            row_h - 12.0,
-            color(row.kind)
-        );
-        if row.min.is_finite() && row.max.is_finite() {
-            let (x1, x2) = (label_w + row.min * scale, label_w + row.max * scale);
-            let _ = writeln!(
-                s,
-                r##"<path d="M{x1:.1} {mid} H{x2:.1} M{x1:.1} {} V{} M{x2:.1} {} V{}" stroke="#212529" stroke-width="1.2" fill="none"/>"##,
-                mid - 5.0,
-                mid + 5.0,
-                mid - 5.0,
-                mid + 5.0
-            );
-        }
-        let _ = writeln!(
-            s,
-            r#"<text x="{}" y="{}">{:.3} s</text>"#,
-            label_w + bar_w + 8.0,
-            mid + 4.5,
-            row.median
-        );
-    }
-    let axis_y = top + row_h * r.rows.len() as f64 + 4.0;
+}
+
+/// One row starting at `y`: label, median bar, min–max whisker (when both
+/// are known) and the median in figures.
+fn svg_bar(s: &mut String, row: &Row, y: f64, label_w: f64, scale: f64) {
+    let mid = y + ROW_H / 2.0;
+    let w = (row.median * scale).max(1.0);
     let _ = writeln!(
         s,
-        r##"<line x1="{label_w}" y1="{top}" x2="{label_w}" y2="{axis_y}" stroke="#495057"/>"##
+        r#"<text x="{}" y="{}" text-anchor="end">{}</text>"#,
+        label_w - 10.0,
+        mid + 4.5,
+        escape(&row.name)
+    );
+    let _ = writeln!(
+        s,
+        r#"<rect x="{label_w}" y="{}" width="{w:.1}" height="{}" fill="{}"/>"#,
+        y + 6.0,
+        ROW_H - 12.0,
+        color(row.kind)
+    );
+    if row.min.is_finite() && row.max.is_finite() {
+        let (x1, x2) = (label_w + row.min * scale, label_w + row.max * scale);
+        let _ = writeln!(
+            s,
+            r##"<path d="M{x1:.1} {mid} H{x2:.1} M{x1:.1} {} V{} M{x2:.1} {} V{}" stroke="#212529" stroke-width="1.2" fill="none"/>"##,
+            mid - 5.0,
+            mid + 5.0,
+            mid - 5.0,
+            mid + 5.0
+        );
+    }
+    let _ = writeln!(
+        s,
+        r#"<text x="{}" y="{}">{:.3} s</text>"#,
+        label_w + BAR_W + 8.0,
+        mid + 4.5,
+        row.median
+    );
+}
+
+/// The zero line left of the bars, from `TOP` down to `axis_y`, with 0 and
+/// `max` seconds marked under it.
+fn svg_axis(s: &mut String, label_w: f64, axis_y: f64, max: f64) {
+    let _ = writeln!(
+        s,
+        r##"<line x1="{label_w}" y1="{TOP}" x2="{label_w}" y2="{axis_y}" stroke="#495057"/>"##
     );
     let _ = writeln!(
         s,
         r##"<text x="{label_w}" y="{}" fill="#495057">0</text><text x="{}" y="{}" text-anchor="end" fill="#495057">{max:.2} s</text>"##,
         axis_y + 16.0,
-        label_w + bar_w,
+        label_w + BAR_W,
         axis_y + 16.0
     );
-    let _ = writeln!(
-        s,
-        r##"<text x="10" y="{}" font-size="11" fill="#495057">{}</text>"##,
-        axis_y + 36.0,
-        escape(&r.machine.one_line())
-    );
-    s.push_str("</svg>\n");
-    s
 }
 
 #[cfg(test)]

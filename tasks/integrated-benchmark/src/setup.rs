@@ -374,28 +374,58 @@ impl Env {
             .join(fixture_name)
             .join(scenario.name())
             .join(slug(&tool.label));
-        let project = dir.join("project");
-        let store = dir.join("store");
-        let cache = dir.join("cache");
-        fs::create_dir_all(&project).map_err(|e| format!("{}: {e}", project.display()))?;
-        let mut workspace =
-            fs::read_to_string(fixture.join("pnpm-workspace.yaml")).unwrap_or_default();
-        if !workspace.is_empty() && !workspace.ends_with('\n') {
-            workspace.push('\n');
+        let dirs = StageDirs::in_dir(&dir);
+        self.stage_files(fixture, scenario, tool, &dirs)?;
+        let command = install_command(tool, scenario, &dirs.project, &dirs.store, &dirs.cache)?;
+        if tool.kind == ToolKind::Bun {
+            self.note(
+                scenario,
+                format!(
+                    "{}: bun.lock is made in staging by `bun pm migrate` from pnpm-lock.yaml; \
+                     bun ignores pnpm-workspace.yaml (e.g. `supportedArchitectures`), so it \
+                     may install fewer optional platform packages than pnpm and pacquet",
+                    tool.label
+                ),
+            );
         }
-        workspace.push_str(&format!(
-            "# Added by integrated-benchmark.\nstoreDir: {}\ncacheDir: {}\ntrustLockfile: true\n",
-            yaml_str(&store),
-            yaml_str(&cache)
-        ));
+        let prepare = prepare_script(
+            scenario,
+            &dirs,
+            &command,
+            side_files(tool.kind),
+            &self.trash,
+        );
+        let expect = match scenario {
+            Scenario::LockfileOnlyFetch => Expect::Store(dirs.store.join("v11")),
+            _ => Expect::DirectDeps(dirs.project.join("node_modules")),
+        };
+        Ok(Staged {
+            project: dirs.project,
+            command,
+            prepare,
+            expect,
+            log: dir.join("check.log"),
+        })
+    }
+
+    /// Writes the project's `pnpm-workspace.yaml` and `.npmrc`, stages the
+    /// side(s) it is installed from, and copies the full side into it.
+    fn stage_files(
+        &mut self,
+        fixture: &Path,
+        scenario: Scenario,
+        tool: &Tool,
+        dirs: &StageDirs,
+    ) -> Result<()> {
+        let project = &dirs.project;
+        fs::create_dir_all(project).map_err(|e| format!("{}: {e}", project.display()))?;
+        let workspace = workspace_yaml(fixture, &dirs.store, &dirs.cache);
         let npmrc = format!("registry={}\n", self.registry_url);
         // Each side of the project lives in its own dir, with the bun.lock bun
         // makes from it; `project` gets copies of the side being installed.
-        let after = dir.join("after");
-        self.stage_side(tool, &after, fixture, &workspace, &npmrc, &cache)?;
-        let before = dir.join("before");
+        self.stage_side(tool, &dirs.after, fixture, &workspace, &npmrc, &dirs.cache)?;
         if scenario == Scenario::LockfileChange {
-            let removed = crate::variant::write_smaller(fixture, &before)?;
+            let removed = crate::variant::write_smaller(fixture, &dirs.before)?;
             self.note(
                 scenario,
                 format!(
@@ -408,90 +438,15 @@ impl Env {
                     removed.packages
                 ),
             );
-            self.stage_side(tool, &before, &before, &workspace, &npmrc, &cache)?;
+            let before = &dirs.before;
+            self.stage_side(tool, before, before, &workspace, &npmrc, &dirs.cache)?;
         }
-        let side_files: &[&str] = if tool.kind == ToolKind::Bun {
-            &["package.json", "pnpm-lock.yaml", "bun.lock"]
-        } else {
-            &["package.json", "pnpm-lock.yaml"]
-        };
-        for name in side_files {
-            fs::copy(after.join(name), project.join(name))
+        for name in side_files(tool.kind) {
+            fs::copy(dirs.after.join(name), project.join(name))
                 .map_err(|e| format!("staging {name}: {e}"))?;
         }
         write(&project.join("pnpm-workspace.yaml"), &workspace)?;
-        write(&project.join(".npmrc"), &npmrc)?;
-
-        let p = sh_quote(&project);
-        let bin = sh_quote(&tool.bin);
-        let v11 = store.join("v11");
-        let command = match (tool.kind, scenario) {
-            (ToolKind::Pacquet, Scenario::LockfileOnlyFetch) => {
-                format!("cd {p} && {bin} fetch --store-dir {}", sh_quote(&store))
-            }
-            (ToolKind::Pnpm, Scenario::LockfileOnlyFetch) => format!("cd {p} && {bin} fetch"),
-            (ToolKind::Bun, Scenario::LockfileOnlyFetch) => {
-                return Err("bun has no command that fills its cache from a lockfile alone".into());
-            }
-            (ToolKind::Pacquet, _) => format!(
-                "cd {p} && {bin} install --frozen-lockfile --ignore-scripts --store-dir {}",
-                sh_quote(&store)
-            ),
-            (ToolKind::Pnpm, _) => {
-                format!("cd {p} && {bin} install --frozen-lockfile --ignore-scripts")
-            }
-            (ToolKind::Bun, _) => format!(
-                "cd {p} && BUN_INSTALL_CACHE_DIR={} {bin} install --linker isolated --frozen-lockfile --ignore-scripts",
-                sh_quote(&cache)
-            ),
-            (ToolKind::Floor, _) => unreachable!("floor rows are staged by stage_floor"),
-        };
-        if tool.kind == ToolKind::Bun {
-            self.note(
-                scenario,
-                format!(
-                    "{}: bun.lock is made in staging by `bun pm migrate` from pnpm-lock.yaml; \
-                     bun ignores pnpm-workspace.yaml (e.g. `supportedArchitectures`), so it \
-                     may install fewer optional platform packages than pnpm and pacquet",
-                    tool.label
-                ),
-            );
-        }
-        let nm = project.join("node_modules");
-        let copy_side = |side: &Path| {
-            side_files
-                .iter()
-                .map(|name| format!("cp {} {p}/", sh_quote(&side.join(name))))
-                .collect::<Vec<_>>()
-                .join(" && ")
-        };
-        let prepare = match scenario {
-            Scenario::Cold | Scenario::LockfileOnlyFetch => [&nm, &store, &cache]
-                .iter()
-                .map(|p| move_aside(p, &self.trash))
-                .collect::<Vec<_>>()
-                .join("; "),
-            Scenario::Warm => move_aside(&nm, &self.trash),
-            Scenario::Repeat => "true".to_string(),
-            // The untimed install of the smaller side, then the full side's files.
-            Scenario::LockfileChange => format!(
-                "{} && {} && ({command}) >/dev/null 2>&1 && {}",
-                move_aside(&nm, &self.trash),
-                copy_side(&before),
-                copy_side(&after)
-            ),
-        };
-        let expect = match scenario {
-            Scenario::LockfileOnlyFetch => Expect::Store(v11),
-            _ => Expect::DirectDeps(nm),
-        };
-        Ok(Staged {
-            project,
-            command,
-            prepare,
-            expect,
-            log: dir.join("check.log"),
-        })
+        write(&project.join(".npmrc"), &npmrc)
     }
 
     /// Fills `side` with the manifest and lockfile from `from` and, for bun,
@@ -593,78 +548,223 @@ impl Env {
         logged(cp, &dir.join("copy.log")).map_err(|e| format!("cp -al of the source tree: {e}"))?;
         let plan = dir.join("plan");
         let lf = self.helper("link-floor");
-        let mut record = Command::new(&lf);
-        record.arg("record").arg(&src).arg("--plan").arg(&plan);
-        logged(record, &dir.join("record.log")).map_err(|e| format!("link-floor record: {e}"))?;
-        let shape = fs::read_to_string(dir.join("record.log")).unwrap_or_default();
-        let shape = shape
-            .trim()
-            .trim_start_matches("recorded ")
-            .split(" from ")
-            .next()
-            .unwrap_or("")
-            .to_string();
+        let shape = record_plan(&lf, &src, &plan, &dir.join("record.log"))?;
         self.note(
             Scenario::Warm,
             format!("floor rows replay the tree installed by `{from}` ({shape})"),
         );
         let replay_dest = dir.join("replay");
         let cp_dest = dir.join("cpal");
-        let rows = vec![
-            Row::new(
-                format!("floor: link-floor -j{}", self.floor_threads),
-                ToolKind::Floor,
-                format!(
-                    "{} replay --plan {} -j {} {}",
-                    sh_quote(&lf),
-                    sh_quote(&plan),
-                    self.floor_threads,
-                    sh_quote(&replay_dest.join("node_modules"))
-                ),
-                move_aside(&replay_dest, &self.trash),
-                "mkdir + link(2) + symlink".into(),
+        let rows = [
+            (
+                replay_row(&lf, &plan, self.floor_threads, &replay_dest, &self.trash),
+                replay_dest.join("node_modules"),
             ),
-            Row::new(
-                "floor: cp -al".into(),
-                ToolKind::Floor,
-                format!(
-                    "cp -al {} {}",
-                    sh_quote(&src),
-                    sh_quote(&cp_dest.join("node_modules"))
-                ),
-                format!(
-                    "mkdir -p {} && {}",
-                    sh_quote(&cp_dest),
-                    move_aside(&cp_dest.join("node_modules"), &self.trash)
-                ),
-                "GNU coreutils".into(),
+            (
+                cp_al_row(&src, &cp_dest, &self.trash),
+                cp_dest.join("node_modules"),
             ),
         ];
         let mut kept = Vec::new();
-        for (i, row) in rows.into_iter().enumerate() {
-            let expect = if i == 0 {
-                replay_dest.join("node_modules")
-            } else {
-                cp_dest.join("node_modules")
-            };
-            let script = format!("{}\n{}", row.prepare, row.command);
-            let log = dir.join(format!("check-{i}.log"));
-            let mut cmd = Command::new("sh");
-            cmd.arg("-c").arg(&script);
-            match logged(cmd, &log) {
-                Ok(()) if expect.is_dir() => kept.push(row),
-                Ok(()) => self.note(
-                    Scenario::Warm,
-                    format!("{} dropped: no tree made", row.name),
-                ),
-                Err(e) => self.note(
-                    Scenario::Warm,
-                    format!("{} dropped: {e}: {}", row.name, tail(&log, 3)),
-                ),
+        for (i, (row, made)) in rows.into_iter().enumerate() {
+            if self.check_floor_row(&row, &made, &dir.join(format!("check-{i}.log"))) {
+                kept.push(row);
             }
         }
         Ok(kept)
     }
+
+    /// Runs a floor row's preparation and command once; it must succeed and
+    /// make the tree `made`. A row that does not is dropped with a note.
+    fn check_floor_row(&mut self, row: &Row, made: &Path, log: &Path) -> bool {
+        let script = format!("{}\n{}", row.prepare, row.command);
+        let mut cmd = Command::new("sh");
+        cmd.arg("-c").arg(&script);
+        match logged(cmd, log) {
+            Ok(()) if made.is_dir() => return true,
+            Ok(()) => self.note(
+                Scenario::Warm,
+                format!("{} dropped: no tree made", row.name),
+            ),
+            Err(e) => self.note(
+                Scenario::Warm,
+                format!("{} dropped: {e}: {}", row.name, tail(log, 3)),
+            ),
+        }
+        false
+    }
+}
+
+/// Where one tool's staging dir keeps what.
+struct StageDirs {
+    /// Where the timed install runs.
+    project: PathBuf,
+    store: PathBuf,
+    cache: PathBuf,
+    /// The fixture's manifest and lockfile (and bun.lock): what is installed.
+    after: PathBuf,
+    /// lockfile-change only: the smaller variant, installed before each run.
+    before: PathBuf,
+}
+
+impl StageDirs {
+    fn in_dir(dir: &Path) -> StageDirs {
+        StageDirs {
+            project: dir.join("project"),
+            store: dir.join("store"),
+            cache: dir.join("cache"),
+            after: dir.join("after"),
+            before: dir.join("before"),
+        }
+    }
+}
+
+/// The fixture's `pnpm-workspace.yaml` (if any) pointed at the tool's own
+/// store and cache, trusting the lockfile.
+fn workspace_yaml(fixture: &Path, store: &Path, cache: &Path) -> String {
+    let mut workspace = fs::read_to_string(fixture.join("pnpm-workspace.yaml")).unwrap_or_default();
+    if !workspace.is_empty() && !workspace.ends_with('\n') {
+        workspace.push('\n');
+    }
+    workspace.push_str(&format!(
+        "# Added by integrated-benchmark.\nstoreDir: {}\ncacheDir: {}\ntrustLockfile: true\n",
+        yaml_str(store),
+        yaml_str(cache)
+    ));
+    workspace
+}
+
+/// The files a side consists of, as the tool reads them.
+fn side_files(kind: ToolKind) -> &'static [&'static str] {
+    if kind == ToolKind::Bun {
+        &["package.json", "pnpm-lock.yaml", "bun.lock"]
+    } else {
+        &["package.json", "pnpm-lock.yaml"]
+    }
+}
+
+/// The timed command: `tool`'s frozen install (or `fetch`) in `project`.
+fn install_command(
+    tool: &Tool,
+    scenario: Scenario,
+    project: &Path,
+    store: &Path,
+    cache: &Path,
+) -> Result<String> {
+    let p = sh_quote(project);
+    let bin = sh_quote(&tool.bin);
+    Ok(match (tool.kind, scenario) {
+        (ToolKind::Pacquet, Scenario::LockfileOnlyFetch) => {
+            format!("cd {p} && {bin} fetch --store-dir {}", sh_quote(store))
+        }
+        (ToolKind::Pnpm, Scenario::LockfileOnlyFetch) => format!("cd {p} && {bin} fetch"),
+        (ToolKind::Bun, Scenario::LockfileOnlyFetch) => {
+            return Err("bun has no command that fills its cache from a lockfile alone".into());
+        }
+        (ToolKind::Pacquet, _) => format!(
+            "cd {p} && {bin} install --frozen-lockfile --ignore-scripts --store-dir {}",
+            sh_quote(store)
+        ),
+        (ToolKind::Pnpm, _) => {
+            format!("cd {p} && {bin} install --frozen-lockfile --ignore-scripts")
+        }
+        (ToolKind::Bun, _) => format!(
+            "cd {p} && BUN_INSTALL_CACHE_DIR={} {bin} install --linker isolated --frozen-lockfile --ignore-scripts",
+            sh_quote(cache)
+        ),
+        (ToolKind::Floor, _) => unreachable!("floor rows are staged by stage_floor"),
+    })
+}
+
+/// What runs before each timed `command` to put the project back into the
+/// scenario's starting state; old trees are moved into `trash`.
+fn prepare_script(
+    scenario: Scenario,
+    dirs: &StageDirs,
+    command: &str,
+    side_files: &[&str],
+    trash: &Path,
+) -> String {
+    let nm = dirs.project.join("node_modules");
+    match scenario {
+        Scenario::Cold | Scenario::LockfileOnlyFetch => [&nm, &dirs.store, &dirs.cache]
+            .iter()
+            .map(|p| move_aside(p, trash))
+            .collect::<Vec<_>>()
+            .join("; "),
+        Scenario::Warm => move_aside(&nm, trash),
+        Scenario::Repeat => "true".to_string(),
+        // The untimed install of the smaller side, then the full side's files.
+        Scenario::LockfileChange => format!(
+            "{} && {} && ({command}) >/dev/null 2>&1 && {}",
+            move_aside(&nm, trash),
+            copy_side(&dirs.before, side_files, &dirs.project),
+            copy_side(&dirs.after, side_files, &dirs.project)
+        ),
+    }
+}
+
+/// Shell copying `side`'s files into `project`.
+fn copy_side(side: &Path, side_files: &[&str], project: &Path) -> String {
+    let p = sh_quote(project);
+    side_files
+        .iter()
+        .map(|name| format!("cp {} {p}/", sh_quote(&side.join(name))))
+        .collect::<Vec<_>>()
+        .join(" && ")
+}
+
+/// `link-floor record` of `src` into `plan`, logged to `log`; returns the
+/// shape it reports (what follows `recorded `, up to ` from `).
+fn record_plan(lf: &Path, src: &Path, plan: &Path, log: &Path) -> Result<String> {
+    let mut record = Command::new(lf);
+    record.arg("record").arg(src).arg("--plan").arg(plan);
+    logged(record, log).map_err(|e| format!("link-floor record: {e}"))?;
+    let shape = fs::read_to_string(log).unwrap_or_default();
+    Ok(shape
+        .trim()
+        .trim_start_matches("recorded ")
+        .split(" from ")
+        .next()
+        .unwrap_or("")
+        .to_string())
+}
+
+/// The `link-floor replay` row: `threads` threads making `dest/node_modules`
+/// from `plan`.
+fn replay_row(lf: &Path, plan: &Path, threads: usize, dest: &Path, trash: &Path) -> Row {
+    Row::new(
+        format!("floor: link-floor -j{threads}"),
+        ToolKind::Floor,
+        format!(
+            "{} replay --plan {} -j {} {}",
+            sh_quote(lf),
+            sh_quote(plan),
+            threads,
+            sh_quote(&dest.join("node_modules"))
+        ),
+        move_aside(dest, trash),
+        "mkdir + link(2) + symlink".into(),
+    )
+}
+
+/// The `cp -al` row: coreutils hard-linking `src` to `dest/node_modules`.
+fn cp_al_row(src: &Path, dest: &Path, trash: &Path) -> Row {
+    Row::new(
+        "floor: cp -al".into(),
+        ToolKind::Floor,
+        format!(
+            "cp -al {} {}",
+            sh_quote(src),
+            sh_quote(&dest.join("node_modules"))
+        ),
+        format!(
+            "mkdir -p {} && {}",
+            sh_quote(dest),
+            move_aside(&dest.join("node_modules"), trash)
+        ),
+        "GNU coreutils".into(),
+    )
 }
 
 /// Runs `cmd` with stdout and stderr into `log`.

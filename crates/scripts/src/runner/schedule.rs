@@ -3,7 +3,8 @@
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::sync::mpsc;
+use std::sync::mpsc::{self, Sender};
+use std::thread::Scope;
 
 use serde_json::Value;
 
@@ -82,6 +83,9 @@ enum State {
     Done,
 }
 
+/// A finished build as a worker thread reports it.
+type Finished = (usize, Result<(), ScriptsError>);
+
 /// Runs every node's stages, children before parents (cycles are broken
 /// at the lowest index), at most `child_concurrency` packages at a time.
 /// The first failure of a non-optional package stops scheduling; running
@@ -90,94 +94,41 @@ pub fn run_dependency_builds(
     nodes: &[BuildNode],
     opts: &BuildOptions<'_>,
 ) -> Result<BuildReport, ScriptsError> {
-    let n = nodes.len();
     let concurrency = opts.child_concurrency.max(1);
-    let mut waiting_on = vec![0usize; n];
-    let mut dependents: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for (i, node) in nodes.iter().enumerate() {
-        let deps: BTreeSet<usize> = node
-            .deps
-            .iter()
-            .copied()
-            .filter(|&d| d < n && d != i)
-            .collect();
-        waiting_on[i] = deps.len();
-        for d in deps {
-            dependents[d].push(i);
-        }
-    }
-    let mut state = vec![State::Pending; n];
-    let mut ready: BTreeSet<usize> = (0..n).filter(|&i| waiting_on[i] == 0).collect();
+    let mut graph = Graph::new(nodes);
     let mut report = BuildReport::default();
     let mut first_error: Option<ScriptsError> = None;
     let mut done = 0usize;
     let mut running = 0usize;
 
-    let complete =
-        |i: usize, state: &mut [State], ready: &mut BTreeSet<usize>, waiting_on: &mut [usize]| {
-            state[i] = State::Done;
-            for &d in &dependents[i] {
-                waiting_on[d] -= 1;
-                if waiting_on[d] == 0 && state[d] == State::Pending {
-                    ready.insert(d);
-                }
-            }
-        };
-
     std::thread::scope(|scope| {
-        let (tx, rx) = mpsc::channel::<(usize, Result<(), ScriptsError>)>();
+        let (tx, rx) = mpsc::channel::<Finished>();
         loop {
             while first_error.is_none() && running < concurrency {
-                let Some(i) = ready.pop_first() else { break };
+                let Some(i) = graph.ready.pop_first() else {
+                    break;
+                };
                 if nodes[i].stages.is_empty() {
-                    complete(i, &mut state, &mut ready, &mut waiting_on);
+                    // Nothing to run: it only passes completion on to its dependents.
+                    graph.complete(i);
                     done += 1;
                     continue;
                 }
-                state[i] = State::Running;
+                graph.state[i] = State::Running;
                 running += 1;
-                let tx = tx.clone();
-                scope.spawn(move || {
-                    let result = build_one(&nodes[i], opts).and_then(|()| match opts.after_build {
-                        Some(after) => after(i),
-                        None => Ok(()),
-                    });
-                    let _ = tx.send((i, result));
-                });
+                spawn_build(scope, &nodes[i], i, opts, tx.clone());
             }
             if running == 0 {
-                if first_error.is_some() || done == n {
+                if first_error.is_some() || done == nodes.len() || !graph.unblock_cycle() {
                     break;
-                }
-                if ready.is_empty() {
-                    // Only cycles are left: start the lowest pending node.
-                    match state.iter().position(|s| *s == State::Pending) {
-                        Some(i) => {
-                            ready.insert(i);
-                        }
-                        None => break,
-                    }
                 }
                 continue;
             }
             let (i, result) = rx.recv().expect("a running build reports");
             running -= 1;
             done += 1;
-            match result {
-                Ok(()) => {
-                    report.built.push(i);
-                    complete(i, &mut state, &mut ready, &mut waiting_on);
-                }
-                Err(err) if nodes[i].optional => {
-                    report.failed_optional.push((i, err));
-                    complete(i, &mut state, &mut ready, &mut waiting_on);
-                }
-                Err(err) => {
-                    state[i] = State::Done;
-                    if first_error.is_none() {
-                        first_error = Some(err);
-                    }
-                }
+            if let Err(err) = record(&mut graph, &mut report, i, nodes[i].optional, result) {
+                first_error.get_or_insert(err);
             }
         }
     });
@@ -185,6 +136,117 @@ pub fn run_dependency_builds(
         Some(err) => Err(err),
         None => Ok(report),
     }
+}
+
+/// Where every package stands in the build order.
+struct Graph {
+    state: Vec<State>,
+    /// How many of its dependencies each package still waits for.
+    waiting_on: Vec<usize>,
+    /// The packages that wait for each package.
+    dependents: Vec<Vec<usize>>,
+    /// Packages free to start, lowest index first.
+    ready: BTreeSet<usize>,
+}
+
+impl Graph {
+    /// Edges to packages outside the list or to the package itself are
+    /// ignored; duplicate edges count once.
+    fn new(nodes: &[BuildNode]) -> Graph {
+        let n = nodes.len();
+        let mut waiting_on = vec![0usize; n];
+        let mut dependents: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for (i, node) in nodes.iter().enumerate() {
+            let deps: BTreeSet<usize> = node
+                .deps
+                .iter()
+                .copied()
+                .filter(|&d| d < n && d != i)
+                .collect();
+            waiting_on[i] = deps.len();
+            for d in deps {
+                dependents[d].push(i);
+            }
+        }
+        let ready = (0..n).filter(|&i| waiting_on[i] == 0).collect();
+        Graph {
+            state: vec![State::Pending; n],
+            waiting_on,
+            dependents,
+            ready,
+        }
+    }
+
+    /// Marks `i` done and readies the dependents it was the last wait of.
+    fn complete(&mut self, i: usize) {
+        self.state[i] = State::Done;
+        for &d in &self.dependents[i] {
+            self.waiting_on[d] -= 1;
+            if self.waiting_on[d] == 0 && self.state[d] == State::Pending {
+                self.ready.insert(d);
+            }
+        }
+    }
+
+    /// With nothing running, an empty ready set means only cycles are
+    /// left: readies the lowest pending node. False when none is pending.
+    fn unblock_cycle(&mut self) -> bool {
+        if !self.ready.is_empty() {
+            return true;
+        }
+        match self.state.iter().position(|s| *s == State::Pending) {
+            Some(i) => {
+                self.ready.insert(i);
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+/// Builds node `i` on a thread of `scope`, then runs `after_build`; the
+/// outcome goes to `tx`.
+fn spawn_build<'scope>(
+    scope: &'scope Scope<'scope, '_>,
+    node: &'scope BuildNode,
+    i: usize,
+    opts: &'scope BuildOptions<'scope>,
+    tx: Sender<Finished>,
+) {
+    scope.spawn(move || {
+        let result = build_one(node, opts).and_then(|()| match opts.after_build {
+            Some(after) => after(i),
+            None => Ok(()),
+        });
+        let _ = tx.send((i, result));
+    });
+}
+
+/// Files a finished build in the report. A success or an optional failure
+/// releases its dependents; a required failure is handed back and its
+/// dependents stay blocked.
+fn record(
+    graph: &mut Graph,
+    report: &mut BuildReport,
+    i: usize,
+    optional: bool,
+    result: Result<(), ScriptsError>,
+) -> Result<(), ScriptsError> {
+    match result {
+        Ok(()) => {
+            report.built.push(i);
+            graph.complete(i);
+        }
+        Err(err) if optional => {
+            report.failed_optional.push((i, err));
+            graph.complete(i);
+        }
+        Err(err) => {
+            graph.state[i] = State::Done;
+            return Err(err);
+        }
+    }
+    Ok(())
 }
 
 fn build_one(node: &BuildNode, opts: &BuildOptions<'_>) -> Result<(), ScriptsError> {

@@ -4,7 +4,7 @@ use std::ffi::OsString;
 use std::io::{BufRead, BufReader, Read};
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -116,40 +116,22 @@ pub fn run_stage(opts: &ScriptRun<'_>) -> Result<ScriptOutcome, ScriptsError> {
         stage: opts.stage.to_string(),
         source,
     };
-    let mut child = command(opts)
+    let child = command(opts)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .map_err(spawn_err)?;
-    let output = Mutex::new(String::new());
-    let stdout = child.stdout.take().expect("piped stdout");
-    let stderr = child.stderr.take().expect("piped stderr");
-    let pump = |stream: Box<dyn Read + Send>, is_err: bool| {
-        let mut reader = BufReader::new(stream);
-        let mut buf = Vec::new();
-        while reader.read_until(b'\n', &mut buf).unwrap_or(0) > 0 {
-            let text = String::from_utf8_lossy(&buf);
-            let line = text.trim_end_matches(['\n', '\r']);
-            output.lock().unwrap().push_str(&format!("{line}\n"));
-            emit(&ScriptEvent::Output {
-                prefix: &prefix,
-                stage: opts.stage,
-                line,
-                stderr: is_err,
-                source,
-            });
-            buf.clear();
-        }
+    let on_line = |line: &str, is_err: bool| {
+        emit(&ScriptEvent::Output {
+            prefix: &prefix,
+            stage: opts.stage,
+            line,
+            stderr: is_err,
+            source,
+        });
     };
-    let status = std::thread::scope(|s| {
-        let pump = &pump;
-        s.spawn(move || pump(Box::new(stdout), false));
-        s.spawn(move || pump(Box::new(stderr), true));
-        child.wait()
-    })
-    .map_err(spawn_err)?;
-    let output = output.into_inner().unwrap();
+    let (status, output) = wait_with_output(child, &on_line).map_err(spawn_err)?;
     emit(&ScriptEvent::Finished {
         prefix: &prefix,
         stage: opts.stage,
@@ -157,27 +139,74 @@ pub fn run_stage(opts: &ScriptRun<'_>) -> Result<ScriptOutcome, ScriptsError> {
         exit_code: status.code(),
         source,
     });
-    if status.success() {
-        return Ok(ScriptOutcome {
-            output,
-            duration: started.elapsed(),
-        });
+    if !status.success() {
+        return Err(lifecycle_failure(opts, status, output));
     }
-    let status_text = match (status.code(), status.signal()) {
+    Ok(ScriptOutcome {
+        output,
+        duration: started.elapsed(),
+    })
+}
+
+/// Waits for `child` while a thread per pipe reads its stdout and stderr
+/// line by line (so neither pipe fills up and stalls it), handing each line
+/// to `on_line` with whether it came from stderr. Returns the exit status
+/// and the lines interleaved as they arrived.
+fn wait_with_output(
+    mut child: Child,
+    on_line: &(dyn Fn(&str, bool) + Sync),
+) -> std::io::Result<(ExitStatus, String)> {
+    let output = Mutex::new(String::new());
+    let stdout = child.stdout.take().expect("piped stdout");
+    let stderr = child.stderr.take().expect("piped stderr");
+    let status = std::thread::scope(|s| {
+        let output = &output;
+        s.spawn(move || pump_lines(stdout, false, output, on_line));
+        s.spawn(move || pump_lines(stderr, true, output, on_line));
+        child.wait()
+    })?;
+    Ok((status, output.into_inner().unwrap()))
+}
+
+/// Reads `stream` to its end a line at a time, appending each line (without
+/// its line ending, then `\n`) to `output` before passing it to `on_line`.
+fn pump_lines(
+    stream: impl Read,
+    is_err: bool,
+    output: &Mutex<String>,
+    on_line: &(dyn Fn(&str, bool) + Sync),
+) {
+    let mut reader = BufReader::new(stream);
+    let mut buf = Vec::new();
+    while reader.read_until(b'\n', &mut buf).unwrap_or(0) > 0 {
+        let text = String::from_utf8_lossy(&buf);
+        let line = text.trim_end_matches(['\n', '\r']);
+        output.lock().unwrap().push_str(&format!("{line}\n"));
+        on_line(line, is_err);
+        buf.clear();
+    }
+}
+
+/// `ERR_PNPM_EXECUTOR_LIFECYCLE_SCRIPT_FAILED` for a stage that exited
+/// with `status`, carrying its `output`.
+fn lifecycle_failure(opts: &ScriptRun<'_>, status: ExitStatus, output: String) -> ScriptsError {
+    ScriptsError::LifecycleScriptFailed(Box::new(ScriptFailure {
+        pkg_id: opts.pkg_id.to_string(),
+        stage: opts.stage.to_string(),
+        command: opts.command.to_string(),
+        status: status_text(status),
+        exit_code: status.code(),
+        output,
+    }))
+}
+
+/// How the stage ended, in the words pnpm's message uses.
+fn status_text(status: ExitStatus) -> String {
+    match (status.code(), status.signal()) {
         (Some(code), _) => format!("exited with exit status: {code}"),
         (None, Some(signal)) => format!("was terminated by signal: {signal}"),
         (None, None) => "failed".to_string(),
-    };
-    Err(ScriptsError::LifecycleScriptFailed(Box::new(
-        ScriptFailure {
-            pkg_id: opts.pkg_id.to_string(),
-            stage: opts.stage.to_string(),
-            command: opts.command.to_string(),
-            status: status_text,
-            exit_code: status.code(),
-            output,
-        },
-    )))
+    }
 }
 
 /// The `sh -c` command with cwd and environment, not yet spawned.
