@@ -127,7 +127,7 @@ impl Run<'_> {
             .plan
             .symlinks
             .iter()
-            .filter(|l| !prepared.reconciled.in_place.has_link(&l.path, &l.target))
+            .filter(|l| !prepared.reconciled.removals.has_link(&l.path, &l.target))
             .collect();
         symlinks::create_symlinks(root, &links)?;
         phases.mark("symlinks");

@@ -59,9 +59,10 @@ pub struct Reconciled {
     /// them, when known: the summary lists only the ones added since, as
     /// pnpm 12 does.
     pub previous_direct: Option<Vec<DirectDependency>>,
-    /// What the previous install (its `lock.yaml`, written only after it
-    /// linked everything) made and the new plan keeps: not made again.
-    pub in_place: Removals,
+    /// The difference to the previous install (its `lock.yaml`, written
+    /// only after it linked everything), already removed; its kept
+    /// directories and links are not made again.
+    pub removals: Removals,
 }
 
 /// Removes whatever the previous install left that `new.plan` does not want.
@@ -110,7 +111,7 @@ pub fn reconcile(new: &Existing<'_>) -> Result<Reconciled, InstallError> {
         pruned_at,
         skipped,
         previous_direct: None,
-        in_place: Removals::default(),
+        removals: Removals::default(),
     };
     let vsd = new.root.join(&new.opts.virtual_store_dir);
     let current_path = vsd.join("lock.yaml");
@@ -132,7 +133,7 @@ pub fn reconcile(new: &Existing<'_>) -> Result<Reconciled, InstallError> {
     let removals = pacquet_planner::diff(&old, new.plan, prune_orphans);
     crate::remove::remove(new.root, &removals)?;
     reconciled.previous_direct = Some(crate::install::direct_dependencies(&old));
-    reconciled.in_place = removals;
+    reconciled.removals = removals;
     Ok(reconciled)
 }
 

@@ -51,12 +51,12 @@ pub(super) fn prepare(run: &Run<'_>, store: &Store) -> Result<Prepared, InstallE
         offline_check(run.plan, &rows.partition().1)?;
         let reconciled = reconcile()?;
         let fresh = is_fresh();
-        dirs::create_dirs(root, reconciled.in_place.missing_dirs(&run.plan.dirs))?;
+        dirs::create_dirs(root, reconciled.removals.missing_dirs(&run.plan.dirs))?;
         (rows, reconciled, fresh)
     } else {
         let reconciled = reconcile()?;
         let fresh = is_fresh();
-        let missing = reconciled.in_place.missing_dirs(&run.plan.dirs);
+        let missing = reconciled.removals.missing_dirs(&run.plan.dirs);
         // The index read (~50 ms for alotta's 1,350 rows) and the ~8,000
         // mkdirs need nothing from each other: overlap them.
         let (rows, made) = std::thread::scope(|s| {
