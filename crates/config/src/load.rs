@@ -27,41 +27,33 @@ struct Sources {
     global: Layer,
 }
 
+impl Sources {
+    /// The sources over the `.npmrc` settings, highest priority first.
+    fn over_npmrc(&self, npmrc: &Layer) -> Layers {
+        Layers {
+            layers: vec![
+                self.cli.clone(),
+                self.env.clone(),
+                self.workspace.clone(),
+                self.global.clone(),
+                npmrc.clone(),
+            ],
+        }
+    }
+}
+
 /// Loads the configuration (docs/settings.md §1.1 precedence: CLI > env >
 /// `pnpm-workspace.yaml` > global `config.yaml` > `.npmrc` > defaults).
 pub fn load(opts: &LoadOptions) -> Result<Config, ConfigError> {
     let env = &opts.env;
-    let home = opts.home.as_ref();
     let workspace_dir = find_workspace_dir(&opts.cwd);
     let workspace_root = workspace_dir.clone().unwrap_or_else(|| opts.cwd.clone());
-    let config_dir = dirs::config_dir(env, home);
-
-    let workspace = match &workspace_dir {
-        Some(dir) => read_workspace_yaml(&dir.join(WORKSPACE_MANIFEST))?,
-        None => Layer::new(),
-    };
-    reject_registry_placeholders(&workspace, WORKSPACE_MANIFEST)?;
-    let mut global = read_config_yaml(&config_dir.join("config.yaml"))?;
-    expand_registry_placeholders(&mut global, env);
-    let sources = Sources {
-        cli: cli_sources(opts)?,
-        env: env_layer(env.iter()),
-        workspace,
-        global,
-    };
+    let config_dir = dirs::config_dir(env, opts.home.as_ref());
+    let sources = read_sources(opts, workspace_dir.as_deref(), &config_dir)?;
 
     let user_npmrc = user_npmrc_path(&sources, opts);
     let npmrc = read_npmrc_files(&npmrc_chain(&workspace_root, &config_dir, user_npmrc), env)?;
-    let layers = Layers {
-        layers: vec![
-            sources.cli.clone(),
-            sources.env.clone(),
-            sources.workspace.clone(),
-            sources.global.clone(),
-            npmrc.layer.clone(),
-        ],
-    };
-
+    let layers = sources.over_npmrc(&npmrc.layer);
     let credentials = Credentials::from_entries(
         env_credentials(env)
             .into_iter()
@@ -69,18 +61,201 @@ pub fn load(opts: &LoadOptions) -> Result<Config, ConfigError> {
     )?;
     let registries = resolve_registries(&layers, &npmrc.scoped_registries);
 
+    let is_workspace = workspace_dir.is_some();
+    let locations = resolve_locations(
+        opts,
+        &sources,
+        &layers,
+        is_workspace,
+        workspace_root,
+        config_dir,
+    );
+    Ok(resolve_settings(
+        opts,
+        &layers,
+        locations,
+        registries,
+        credentials,
+    ))
+}
+
+/// Reads the workspace and global settings files and collects the CLI and
+/// environment settings, in this order: the first error wins.
+fn read_sources(
+    opts: &LoadOptions,
+    workspace_dir: Option<&Path>,
+    config_dir: &Path,
+) -> Result<Sources, ConfigError> {
+    let workspace = match workspace_dir {
+        Some(dir) => read_workspace_yaml(&dir.join(WORKSPACE_MANIFEST))?,
+        None => Layer::new(),
+    };
+    // The repository's file may not pick registries from the environment
+    // (docs/settings.md §1.2); the user's own file may.
+    reject_registry_placeholders(&workspace, WORKSPACE_MANIFEST)?;
+    let mut global = read_config_yaml(&config_dir.join("config.yaml"))?;
+    expand_registry_placeholders(&mut global, &opts.env);
+    Ok(Sources {
+        cli: cli_sources(opts)?,
+        env: env_layer(opts.env.iter()),
+        workspace,
+        global,
+    })
+}
+
+/// [`Config`]'s locations, except `cwd`.
+struct Locations {
+    workspace_root: PathBuf,
+    is_workspace: bool,
+    packages: Vec<String>,
+    store_dir: PathBuf,
+    pnpm_home: PathBuf,
+    config_dir: PathBuf,
+    cache_dir: PathBuf,
+    state_dir: PathBuf,
+}
+
+fn resolve_locations(
+    opts: &LoadOptions,
+    sources: &Sources,
+    layers: &Layers,
+    is_workspace: bool,
+    workspace_root: PathBuf,
+    config_dir: PathBuf,
+) -> Locations {
+    let env = &opts.env;
+    let home = opts.home.as_ref();
     let pnpm_home = dirs::pnpm_home_dir(env, home);
-    let store_dir = resolve_store_dir(&sources, opts, &workspace_root, &pnpm_home);
-
-    let cache_dir = layers
-        .string("cacheDir")
-        .map(|dir| expand_home(&dir, home, &workspace_root))
+    let store_dir = resolve_store_dir(sources, opts, &workspace_root, &pnpm_home);
+    let cache_dir = dir_setting(layers, "cacheDir", home, &workspace_root)
         .unwrap_or_else(|| dirs::cache_dir(env, home));
-    let state_dir = layers
-        .string("stateDir")
-        .map(|dir| expand_home(&dir, home, &workspace_root))
+    let state_dir = dir_setting(layers, "stateDir", home, &workspace_root)
         .unwrap_or_else(|| dirs::state_dir(env, home));
+    Locations {
+        packages: sources
+            .workspace
+            .get("packages")
+            .and_then(string_list)
+            .unwrap_or_default(),
+        workspace_root,
+        is_workspace,
+        store_dir,
+        pnpm_home,
+        config_dir,
+        cache_dir,
+        state_dir,
+    }
+}
 
+/// Every other setting, from the merged layers. The fields are read in
+/// this order on purpose: reading an ill-typed value logs a warning, and the
+/// warnings keep their order.
+fn resolve_settings(
+    opts: &LoadOptions,
+    layers: &Layers,
+    locations: Locations,
+    registries: Registries,
+    credentials: Credentials,
+) -> Config {
+    let hoisting = hoisting(layers);
+    let (modules_dir, virtual_store_dir) = modules_dirs(layers, &locations.workspace_root);
+    let (side_effects_cache, side_effects_cache_readonly) = side_effects(layers);
+    let (production, dev) = included_groups(layers);
+    Config {
+        cwd: opts.cwd.clone(),
+        package_import_method: parsed(layers, "packageImportMethod", PackageImportMethod::parse),
+        node_linker: parsed(layers, "nodeLinker", NodeLinker::parse),
+        hoist: hoisting.hoist,
+        hoist_pattern: hoisting.hoist_pattern,
+        public_hoist_pattern: hoisting.public_hoist_pattern,
+        shamefully_hoist: hoisting.shamefully_hoist,
+        hoist_workspace_packages: layers.bool("hoistWorkspacePackages", true),
+        modules_dir,
+        virtual_store_dir,
+        virtual_store_dir_max_length: layers.u64("virtualStoreDirMaxLength", DEFAULT_MAX_LENGTH),
+        enable_modules_dir: layers.bool("enableModulesDir", true),
+        extend_node_path: layers.bool("extendNodePath", true),
+        enable_global_virtual_store: layers.bool("enableGlobalVirtualStore", false),
+        global_virtual_store_dir: global_virtual_store_dir(layers, opts, &locations),
+        modules_cache_max_age: layers.u64("modulesCacheMaxAge", 10080),
+        registries,
+        credentials,
+        strict_ssl: layers.bool("strictSsl", true),
+        ca: layers.string("ca"),
+        cafile: layers.string("cafile"),
+        cert: layers.string("cert").map(Secret),
+        key: layers.string("key").map(Secret),
+        https_proxy: https_proxy(layers, &opts.env),
+        http_proxy: http_proxy(layers, &opts.env),
+        no_proxy: no_proxy(layers, &opts.env),
+        local_address: layers.string("localAddress"),
+        network_concurrency: network_concurrency(layers),
+        fetch_retries: layers.u64("fetchRetries", 2) as u32,
+        fetch_retry_factor: layers.f64("fetchRetryFactor", 10.0),
+        fetch_retry_mintimeout: layers.u64("fetchRetryMintimeout", 10_000),
+        fetch_retry_maxtimeout: layers.u64("fetchRetryMaxtimeout", 60_000),
+        fetch_timeout: layers.u64("fetchTimeout", 60_000),
+        offline: layers.bool("offline", false),
+        prefer_offline: layers.bool("preferOffline", false),
+        verify_store_integrity: layers.bool("verifyStoreIntegrity", true),
+        strict_store_pkg_content_check: layers.bool("strictStorePkgContentCheck", true),
+        frozen_store: layers.bool("frozenStore", false),
+        side_effects_cache,
+        side_effects_cache_readonly,
+        ignore_scripts: layers.bool("ignoreScripts", false),
+        allow_builds: bool_map(layers.get("allowBuilds")),
+        dangerously_allow_all_builds: layers.bool("dangerouslyAllowAllBuilds", false),
+        strict_dep_builds: layers.bool("strictDepBuilds", true),
+        child_concurrency: layers.u64("childConcurrency", 5) as usize,
+        ci: is_ci(&opts.env),
+        frozen_lockfile: layers.opt_bool("frozenLockfile"),
+        prefer_frozen_lockfile: layers.bool("preferFrozenLockfile", true),
+        trust_lockfile: layers.bool("trustLockfile", false),
+        production,
+        dev,
+        optional: layers.bool("optional", true),
+        supported_architectures: supported_architectures(layers.get("supportedArchitectures")),
+        ignored_optional_dependencies: list_or_empty(layers, "ignoredOptionalDependencies"),
+        engine_strict: layers.bool("engineStrict", false),
+        optimistic_repeat_install: layers.bool("optimisticRepeatInstall", true),
+        auto_install_peers: layers.bool("autoInstallPeers", true),
+        exclude_links_from_lockfile: layers.bool("excludeLinksFromLockfile", false),
+        dedupe_peers: layers.bool("dedupePeers", false),
+        peers_suffix_max_length: layers.u64("peersSuffixMaxLength", 1000),
+        inject_workspace_packages: layers.bool("injectWorkspacePackages", false),
+        overrides: string_map(layers.get("overrides")),
+        catalogs: catalogs(layers),
+        patched_dependencies: string_map(layers.get("patchedDependencies")),
+        package_extensions: package_extensions(layers),
+        pnpmfile: layers.string("pnpmfile"),
+        // Moved last: `global_virtual_store_dir` borrows them above.
+        workspace_root: locations.workspace_root,
+        is_workspace: locations.is_workspace,
+        packages: locations.packages,
+        store_dir: locations.store_dir,
+        pnpm_home: locations.pnpm_home,
+        config_dir: locations.config_dir,
+        cache_dir: locations.cache_dir,
+        state_dir: locations.state_dir,
+    }
+}
+
+/// The directory setting `key`: `~/` is the home directory, a relative
+/// path is relative to `base`.
+fn dir_setting(layers: &Layers, key: &str, home: Option<&PathBuf>, base: &Path) -> Option<PathBuf> {
+    layers.string(key).map(|dir| expand_home(&dir, home, base))
+}
+
+/// Private hoisting is on by default with `*`; `shamefullyHoist` makes every
+/// dependency public.
+struct Hoisting {
+    hoist: bool,
+    hoist_pattern: Vec<String>,
+    shamefully_hoist: bool,
+    public_hoist_pattern: Vec<String>,
+}
+
+fn hoisting(layers: &Layers) -> Hoisting {
     let hoist = layers.bool("hoist", true);
     let hoist_pattern = if hoist {
         layers
@@ -95,6 +270,16 @@ pub fn load(opts: &LoadOptions) -> Result<Config, ConfigError> {
     } else {
         layers.list("publicHoistPattern").unwrap_or_default()
     };
+    Hoisting {
+        hoist,
+        hoist_pattern,
+        shamefully_hoist,
+        public_hoist_pattern,
+    }
+}
+
+/// `modulesDir`, and the virtual store, which defaults to its `.pnpm`.
+fn modules_dirs(layers: &Layers, workspace_root: &Path) -> (String, PathBuf) {
     let modules_dir = layers
         .string("modulesDir")
         .unwrap_or_else(|| "node_modules".to_owned());
@@ -102,125 +287,52 @@ pub fn load(opts: &LoadOptions) -> Result<Config, ConfigError> {
         Some(dir) => workspace_root.join(dir),
         None => workspace_root.join(&modules_dir).join(".pnpm"),
     };
+    (modules_dir, virtual_store_dir)
+}
 
-    let (side_effects_cache, side_effects_cache_readonly) = side_effects(&layers);
-    let (production, dev) = included_groups(&layers);
+/// `virtualStoreDirMaxLength`'s default: Windows paths are shorter.
+const DEFAULT_MAX_LENGTH: u64 = if cfg!(windows) { 60 } else { 120 };
+
+fn global_virtual_store_dir(layers: &Layers, opts: &LoadOptions, at: &Locations) -> PathBuf {
+    dir_setting(
+        layers,
+        "globalVirtualStoreDir",
+        opts.home.as_ref(),
+        &at.workspace_root,
+    )
+    .unwrap_or_else(|| at.store_dir.join("links"))
+}
+
+fn https_proxy(layers: &Layers, env: &HashMap<String, String>) -> Option<Secret> {
+    layers
+        .string("httpsProxy")
+        .or_else(|| env_any(env, &["HTTPS_PROXY", "https_proxy"]))
+        .map(Secret)
+}
+
+fn http_proxy(layers: &Layers, env: &HashMap<String, String>) -> Option<Secret> {
+    layers
+        .string("httpProxy")
+        .or_else(|| layers.string("proxy"))
+        .or_else(|| env_any(env, &["HTTP_PROXY", "http_proxy", "PROXY", "proxy"]))
+        .map(Secret)
+}
+
+/// `noProxy: true` bypasses the proxy for every host.
+fn no_proxy(layers: &Layers, env: &HashMap<String, String>) -> Option<String> {
+    match layers.get("noProxy") {
+        Some(Value::Bool(true)) => Some("*".to_owned()),
+        Some(Value::String(list)) => Some(list.clone()),
+        _ => env_any(env, &["NO_PROXY", "no_proxy"]),
+    }
+}
+
+fn network_concurrency(layers: &Layers) -> usize {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-
-    Ok(Config {
-        cwd: opts.cwd.clone(),
-        is_workspace: workspace_dir.is_some(),
-        packages: sources
-            .workspace
-            .get("packages")
-            .and_then(string_list)
-            .unwrap_or_default(),
-        pnpm_home,
-        config_dir,
-        cache_dir,
-        state_dir,
-        package_import_method: layers
-            .string("packageImportMethod")
-            .and_then(|m| parse_or_warn("packageImportMethod", &m, PackageImportMethod::parse))
-            .unwrap_or_default(),
-        node_linker: layers
-            .string("nodeLinker")
-            .and_then(|m| parse_or_warn("nodeLinker", &m, NodeLinker::parse))
-            .unwrap_or_default(),
-        hoist,
-        hoist_pattern,
-        public_hoist_pattern,
-        shamefully_hoist,
-        hoist_workspace_packages: layers.bool("hoistWorkspacePackages", true),
-        modules_dir,
-        virtual_store_dir,
-        virtual_store_dir_max_length: layers.u64(
-            "virtualStoreDirMaxLength",
-            if cfg!(windows) { 60 } else { 120 },
-        ),
-        enable_modules_dir: layers.bool("enableModulesDir", true),
-        extend_node_path: layers.bool("extendNodePath", true),
-        enable_global_virtual_store: layers.bool("enableGlobalVirtualStore", false),
-        global_virtual_store_dir: layers
-            .string("globalVirtualStoreDir")
-            .map(|dir| expand_home(&dir, home, &workspace_root))
-            .unwrap_or_else(|| store_dir.join("links")),
-        modules_cache_max_age: layers.u64("modulesCacheMaxAge", 10080),
-
-        registries,
-        credentials,
-        strict_ssl: layers.bool("strictSsl", true),
-        ca: layers.string("ca"),
-        cafile: layers.string("cafile"),
-        cert: layers.string("cert").map(Secret),
-        key: layers.string("key").map(Secret),
-        https_proxy: layers
-            .string("httpsProxy")
-            .or_else(|| env_any(env, &["HTTPS_PROXY", "https_proxy"]))
-            .map(Secret),
-        http_proxy: layers
-            .string("httpProxy")
-            .or_else(|| layers.string("proxy"))
-            .or_else(|| env_any(env, &["HTTP_PROXY", "http_proxy", "PROXY", "proxy"]))
-            .map(Secret),
-        no_proxy: match layers.get("noProxy") {
-            Some(Value::Bool(true)) => Some("*".to_owned()),
-            Some(Value::String(list)) => Some(list.clone()),
-            _ => env_any(env, &["NO_PROXY", "no_proxy"]),
-        },
-        local_address: layers.string("localAddress"),
-        network_concurrency: layers.u64(
-            "networkConcurrency",
-            default_network_concurrency(cores) as u64,
-        ) as usize,
-        fetch_retries: layers.u64("fetchRetries", 2) as u32,
-        fetch_retry_factor: layers.f64("fetchRetryFactor", 10.0),
-        fetch_retry_mintimeout: layers.u64("fetchRetryMintimeout", 10_000),
-        fetch_retry_maxtimeout: layers.u64("fetchRetryMaxtimeout", 60_000),
-        fetch_timeout: layers.u64("fetchTimeout", 60_000),
-        offline: layers.bool("offline", false),
-        prefer_offline: layers.bool("preferOffline", false),
-
-        verify_store_integrity: layers.bool("verifyStoreIntegrity", true),
-        strict_store_pkg_content_check: layers.bool("strictStorePkgContentCheck", true),
-        frozen_store: layers.bool("frozenStore", false),
-        side_effects_cache,
-        side_effects_cache_readonly,
-        ignore_scripts: layers.bool("ignoreScripts", false),
-        allow_builds: bool_map(layers.get("allowBuilds")),
-        dangerously_allow_all_builds: layers.bool("dangerouslyAllowAllBuilds", false),
-        strict_dep_builds: layers.bool("strictDepBuilds", true),
-        child_concurrency: layers.u64("childConcurrency", 5) as usize,
-
-        ci: is_ci(env),
-        frozen_lockfile: layers.opt_bool("frozenLockfile"),
-        prefer_frozen_lockfile: layers.bool("preferFrozenLockfile", true),
-        trust_lockfile: layers.bool("trustLockfile", false),
-        production,
-        dev,
-        optional: layers.bool("optional", true),
-        supported_architectures: supported_architectures(layers.get("supportedArchitectures")),
-        ignored_optional_dependencies: layers
-            .list("ignoredOptionalDependencies")
-            .unwrap_or_default(),
-        engine_strict: layers.bool("engineStrict", false),
-        optimistic_repeat_install: layers.bool("optimisticRepeatInstall", true),
-        auto_install_peers: layers.bool("autoInstallPeers", true),
-        exclude_links_from_lockfile: layers.bool("excludeLinksFromLockfile", false),
-        dedupe_peers: layers.bool("dedupePeers", false),
-        peers_suffix_max_length: layers.u64("peersSuffixMaxLength", 1000),
-        inject_workspace_packages: layers.bool("injectWorkspacePackages", false),
-        overrides: string_map(layers.get("overrides")),
-        catalogs: catalogs(&layers),
-        patched_dependencies: string_map(layers.get("patchedDependencies")),
-        package_extensions: layers
-            .get("packageExtensions")
-            .filter(|v| !v.is_null())
-            .cloned(),
-        pnpmfile: layers.string("pnpmfile"),
-        store_dir,
-        workspace_root,
-    })
+    layers.u64(
+        "networkConcurrency",
+        default_network_concurrency(cores) as u64,
+    ) as usize
 }
 
 /// pnpm 12's default: `clamp(3 × max(1, cores − 1), 64, 96)`.
@@ -429,12 +541,16 @@ fn is_ci(env: &HashMap<String, String>) -> bool {
     .is_some()
 }
 
-fn parse_or_warn<T>(key: &str, text: &str, parse: impl Fn(&str) -> Option<T>) -> Option<T> {
-    let parsed = parse(text);
+/// An enum setting; an unknown value is ignored with a warning.
+fn parsed<T: Default>(layers: &Layers, key: &str, parse: impl Fn(&str) -> Option<T>) -> T {
+    let Some(text) = layers.string(key) else {
+        return T::default();
+    };
+    let parsed = parse(&text);
     if parsed.is_none() {
         tracing::warn!("Ignoring invalid {key}: {text:?}");
     }
-    parsed
+    parsed.unwrap_or_default()
 }
 
 /// `sideEffectsCache` may be a bool or `{read, write}`.
@@ -501,6 +617,18 @@ fn catalogs(layers: &Layers) -> IndexMap<String, IndexMap<String, String>> {
         }
     }
     catalogs
+}
+
+fn list_or_empty(layers: &Layers, key: &str) -> Vec<String> {
+    layers.list(key).unwrap_or_default()
+}
+
+/// `packageExtensions` as written; `null` counts as absent.
+fn package_extensions(layers: &Layers) -> Option<Value> {
+    layers
+        .get("packageExtensions")
+        .filter(|v| !v.is_null())
+        .cloned()
 }
 
 fn supported_architectures(value: Option<&Value>) -> SupportedArchitectures {

@@ -95,13 +95,32 @@ fn is_link(spec: &str) -> bool {
     spec.starts_with("link:")
 }
 
-/// `Err(reason)` holds the "Failure reason" block of the message.
+/// `Err(reason)` holds the "Failure reason" block of the message. The
+/// checks run in pnpm's order, so the first difference is the one reported.
 fn satisfies(
     importer: &Importer,
     pkg: &ProjectManifest,
     id: &str,
     opts: &ImporterCheckOptions,
 ) -> Result<(), String> {
+    let exclude_links = opts.exclude_links_from_lockfile;
+    let (existing, prod) = manifest_specifiers(pkg, opts.auto_install_peers);
+    check_specifiers(importer, existing, id, exclude_links)?;
+    check_publish_directory(importer, pkg)?;
+    check_dependencies_meta(importer, pkg)?;
+    for (field, wanted, locked) in field_checks(importer, pkg, prod) {
+        check_field(field, wanted, locked, exclude_links)?;
+    }
+    Ok(())
+}
+
+/// Every specifier of the manifest, and the ones that belong in the
+/// `dependencies` group. With `autoInstallPeers`, a peer declared nowhere
+/// else is installed as a dependency.
+fn manifest_specifiers(
+    pkg: &ProjectManifest,
+    auto_install_peers: bool,
+) -> (IndexMap<&str, &str>, IndexMap<&str, &str>) {
     // Later groups win, as in `{...dev, ...deps, ...optional}`.
     let mut existing: IndexMap<&str, &str> = IndexMap::new();
     for group in [
@@ -114,7 +133,7 @@ fn satisfies(
         }
     }
     let mut prod: IndexMap<&str, &str> = IndexMap::new();
-    if opts.auto_install_peers {
+    if auto_install_peers {
         for (k, v) in &pkg.peer_dependencies {
             if !existing.contains_key(k.as_str()) {
                 prod.insert(k, v);
@@ -127,6 +146,16 @@ fn satisfies(
     for (k, v) in &pkg.dependencies {
         prod.insert(k, v);
     }
+    (existing, prod)
+}
+
+/// The importer's specifiers, all groups together, against the manifest's.
+fn check_specifiers(
+    importer: &Importer,
+    mut existing: IndexMap<&str, &str>,
+    id: &str,
+    exclude_links: bool,
+) -> Result<(), String> {
     let mut specs: BTreeMap<&str, &str> = BTreeMap::new();
     for group in [
         &importer.dev_dependencies,
@@ -137,7 +166,7 @@ fn satisfies(
             specs.insert(k, &v.specifier);
         }
     }
-    if opts.exclude_links_from_lockfile {
+    if exclude_links {
         existing.retain(|_, v| !is_link(v));
         specs.retain(|_, v| !is_link(v));
     }
@@ -150,12 +179,21 @@ fn satisfies(
     if !same {
         return Err(specifier_diff(id, &specs, &existing));
     }
+    Ok(())
+}
+
+fn check_publish_directory(importer: &Importer, pkg: &ProjectManifest) -> Result<(), String> {
     if importer.publish_directory != pkg.publish_directory {
         return Err(format!(
             "  `publishDirectory` in the lockfile ({:?}) doesn't match `publishConfig.directory` in package.json ({:?})",
             importer.publish_directory, pkg.publish_directory
         ));
     }
+    Ok(())
+}
+
+/// A missing `dependenciesMeta` equals an empty one.
+fn check_dependencies_meta(importer: &Importer, pkg: &ProjectManifest) -> Result<(), String> {
     let empty = serde_json::Value::Object(serde_json::Map::new());
     let lock_meta = importer.dependencies_meta.as_ref().unwrap_or(&empty);
     let pkg_meta = pkg.dependencies_meta.as_ref().unwrap_or(&empty);
@@ -164,7 +202,18 @@ fn satisfies(
             "  importer dependencies meta ({lock_meta}) doesn't match package manifest dependencies meta ({pkg_meta})"
         ));
     }
-    let groups: [FieldCheck<'_>; 3] = [
+    Ok(())
+}
+
+/// What each importer group must hold: a dependency listed in several
+/// manifest groups is expected only in the first of `optionalDependencies`,
+/// `dependencies` (peers included), `devDependencies`.
+fn field_checks<'a>(
+    importer: &'a Importer,
+    pkg: &'a ProjectManifest,
+    prod: IndexMap<&'a str, &'a str>,
+) -> [FieldCheck<'a>; 3] {
+    [
         (
             "dependencies",
             prod.into_iter()
@@ -192,28 +241,36 @@ fn satisfies(
                 .collect(),
             &importer.optional_dependencies,
         ),
-    ];
-    for (field, mut wanted, locked) in groups {
-        if opts.exclude_links_from_lockfile {
-            wanted.retain(|_, v| !is_link(v));
+    ]
+}
+
+/// One importer group against its manifest entries, both ways: a wanted
+/// entry missing or different, then a locked entry no longer wanted.
+fn check_field(
+    field: &str,
+    mut wanted: IndexMap<&str, &str>,
+    locked: &Option<BTreeMap<String, ResolvedDependency>>,
+    exclude_links: bool,
+) -> Result<(), String> {
+    if exclude_links {
+        wanted.retain(|_, v| !is_link(v));
+    }
+    let locked_spec = |name: &str| {
+        locked
+            .as_ref()
+            .and_then(|m| m.get(name))
+            .map(|d| d.specifier.as_str())
+    };
+    for (name, spec) in &wanted {
+        let lock = locked_spec(name);
+        if !lock.is_some_and(|l| specs_equal(l, spec)) {
+            return Err(field_mismatch(field, name, lock.unwrap_or(ABSENT), spec));
         }
-        let locked_spec = |name: &str| {
-            locked
-                .as_ref()
-                .and_then(|m| m.get(name))
-                .map(|d| d.specifier.as_str())
-        };
-        for (name, spec) in &wanted {
-            let lock = locked_spec(name);
-            if !lock.is_some_and(|l| specs_equal(l, spec)) {
-                return Err(field_mismatch(field, name, lock.unwrap_or(ABSENT), spec));
-            }
-        }
-        for (name, dep) in locked.iter().flatten() {
-            let skipped = opts.exclude_links_from_lockfile && is_link(&dep.specifier);
-            if !wanted.contains_key(name.as_str()) && !skipped {
-                return Err(field_mismatch(field, name, &dep.specifier, ABSENT));
-            }
+    }
+    for (name, dep) in locked.iter().flatten() {
+        let skipped = exclude_links && is_link(&dep.specifier);
+        if !wanted.contains_key(name.as_str()) && !skipped {
+            return Err(field_mismatch(field, name, &dep.specifier, ABSENT));
         }
     }
     Ok(())

@@ -61,164 +61,17 @@ pub fn extract_to_store(
         limits.max_unpacked_bytes,
         Rc::clone(&exceeded),
     );
-    let read_error = |e: io::Error| {
-        if exceeded.get() {
-            TarballError::TooLarge {
-                package_id: package_id.to_string(),
-                what: "the unpacked size",
-                limit: limits.max_unpacked_bytes,
-            }
-        } else {
-            TarballError::Corrupt {
-                package_id: package_id.to_string(),
-                reason: e.to_string(),
-            }
-        }
+    let errors = ExtractErrors {
+        package_id,
+        max_unpacked_bytes: limits.max_unpacked_bytes,
+        exceeded: &exceeded,
     };
-    let refuse = |entry: &[u8], reason: &'static str| TarballError::UnsafeEntry {
-        package_id: package_id.to_string(),
-        entry: String::from_utf8_lossy(entry).into_owned(),
-        reason,
-    };
-
     let mut archive = tar::Archive::new(stream);
-    let mut files: BTreeMap<String, FileInfo> = BTreeMap::new();
-    let mut package_json: Option<Vec<u8>> = None;
-    let mut entry_count = 0u64;
-    // Raw iteration: the tar crate would buffer a GNU long name or a PAX
-    // header of any declared size (gigabytes from a few KB of gzip) and
-    // expand GNU sparse maps into unbounded block lists. Extension headers
-    // are read here instead, with a size cap, and apply to the next entry.
-    let mut pending = PendingExtensions::default();
-    for entry in archive.entries().map_err(read_error)?.raw(true) {
-        let mut entry = entry.map_err(read_error)?;
-        entry_count += 1;
-        if entry_count > limits.max_entries {
-            return Err(TarballError::TooLarge {
-                package_id: package_id.to_string(),
-                what: "the number of entries",
-                limit: limits.max_entries,
-            });
-        }
-        let kind = entry.header().entry_type();
-        let recognized = entry.header().as_gnu().is_some() || entry.header().as_ustar().is_some();
-        if recognized
-            && (kind.is_gnu_longname() || kind.is_gnu_longlink() || kind.is_pax_local_extensions())
-        {
-            let size = entry.size();
-            if size > MAX_EXTENSION_HEADER {
-                return Err(TarballError::TooLarge {
-                    package_id: package_id.to_string(),
-                    what: "a long name or PAX extended header",
-                    limit: MAX_EXTENSION_HEADER,
-                });
-            }
-            let mut data = Vec::with_capacity(size as usize);
-            entry.read_to_end(&mut data).map_err(read_error)?;
-            let slot = if kind.is_gnu_longname() {
-                &mut pending.long_name
-            } else if kind.is_gnu_longlink() {
-                &mut pending.long_link
-            } else {
-                &mut pending.pax
-            };
-            if slot.replace(data).is_some() {
-                return Err(TarballError::Corrupt {
-                    package_id: package_id.to_string(),
-                    reason: "two extended headers describe the same entry".to_string(),
-                });
-            }
-            continue;
-        }
-        let extensions = std::mem::take(&mut pending);
-        let raw_path = extensions.path(entry.header().path_bytes().as_ref());
-        if let Some(pax_size) = extensions.pax_size()
-            && pax_size != entry.size()
-        {
-            return Err(refuse(
-                &raw_path,
-                "has a PAX size that differs from its header",
-            ));
-        }
-        match kind {
-            EntryType::Regular => {}
-            EntryType::Directory => {
-                entry_path::strip_first_component(&raw_path).map_err(|r| refuse(&raw_path, r))?;
-                continue;
-            }
-            EntryType::XGlobalHeader | EntryType::Continuous => continue,
-            EntryType::Symlink => return Err(refuse(&raw_path, "is a symbolic link")),
-            EntryType::Link => return Err(refuse(&raw_path, "is a hard link")),
-            EntryType::Char | EntryType::Block => {
-                return Err(refuse(&raw_path, "is a device file"));
-            }
-            EntryType::Fifo => return Err(refuse(&raw_path, "is a FIFO")),
-            _ => return Err(refuse(&raw_path, "has an unsupported entry type")),
-        }
-        let path = entry_path::strip_first_component(&raw_path)
-            .map_err(|r| refuse(&raw_path, r))?
-            .ok_or_else(|| refuse(&raw_path, "has an empty path"))?;
-        let mode = entry.header().mode().map_err(read_error)? & 0o777;
-        let size = entry.size();
-        // An entry that alone exceeds the cap is refused from its header,
-        // before anything is inflated or buffered: reading it could only hit
-        // the cap (or prove the archive truncated) after up to
-        // `max_unpacked_bytes` of memory had been taken.
-        if size > limits.max_unpacked_bytes {
-            return Err(TarballError::TooLarge {
-                package_id: package_id.to_string(),
-                what: "the unpacked size",
-                limit: limits.max_unpacked_bytes,
-            });
-        }
-        let mut content = Vec::with_capacity(size.min(MAX_PREALLOCATION) as usize);
-        entry.read_to_end(&mut content).map_err(read_error)?;
-        if content.len() as u64 != size {
-            return Err(TarballError::Corrupt {
-                package_id: package_id.to_string(),
-                reason: format!("entry {path:?} is truncated"),
-            });
-        }
-        let stored =
-            cas.write(&content, mode & 0o111 != 0)
-                .map_err(|source| TarballError::Store {
-                    package_id: package_id.to_string(),
-                    source,
-                })?;
-        if path == "package.json" {
-            package_json = Some(content);
-        }
-        files.insert(
-            path,
-            FileInfo {
-                digest: stored.digest,
-                mode,
-                size,
-                checked_at: Some(stored.checked_at),
-            },
-        );
-    }
-
-    if pending.any() {
-        return Err(TarballError::Corrupt {
-            package_id: package_id.to_string(),
-            reason: "an extended header describes no entry".to_string(),
-        });
-    }
+    let (files, package_json) = store_entries(&mut archive, cas, limits, &errors)?;
     if let Some(path) = file_used_as_directory(&files) {
-        return Err(refuse(path.as_bytes(), "is both a file and a directory"));
+        return Err(errors.refuse(path.as_bytes(), "is both a file and a directory"));
     }
-
-    // tarIntegrity covers the whole stream, end-of-archive padding included.
-    let mut stream = archive.into_inner();
-    io::copy(&mut stream, &mut io::sink()).map_err(read_error)?;
-    if stream.len() == 0 {
-        return Err(TarballError::Corrupt {
-            package_id: package_id.to_string(),
-            reason: "the tarball is empty".to_string(),
-        });
-    }
-    let tar_integrity = stream.finish().to_string();
+    let tar_integrity = tar_integrity(archive.into_inner(), &errors)?;
 
     let package_json = package_json.and_then(|bytes| parse_package_json(&bytes, package_id));
     Ok(PackageFilesIndex {
@@ -235,6 +88,197 @@ pub fn extract_to_store(
     })
 }
 
+/// The index entries by path inside the package, sorted bytewise.
+type Files = BTreeMap<String, FileInfo>;
+
+/// Stores every regular file of the archive. Returns the files by path
+/// and the bytes of the package's `package.json`, if it has one.
+fn store_entries<R: Read>(
+    archive: &mut tar::Archive<R>,
+    cas: &Cas,
+    limits: &ExtractLimits,
+    errors: &ExtractErrors<'_>,
+) -> Result<(Files, Option<Vec<u8>>), TarballError> {
+    let mut files = Files::new();
+    let mut package_json: Option<Vec<u8>> = None;
+    let mut entry_count = 0u64;
+    // Raw iteration: the tar crate would buffer a GNU long name or a PAX
+    // header of any declared size (gigabytes from a few KB of gzip) and
+    // expand GNU sparse maps into unbounded block lists. Extension headers
+    // are read here instead, with a size cap, and apply to the next entry.
+    let mut pending = PendingExtensions::default();
+    for entry in archive.entries().map_err(|e| errors.read(e))?.raw(true) {
+        let mut entry = entry.map_err(|e| errors.read(e))?;
+        entry_count += 1;
+        if entry_count > limits.max_entries {
+            return Err(errors.too_large("the number of entries", limits.max_entries));
+        }
+        let kind = entry.header().entry_type();
+        if is_extension_header(entry.header(), kind) {
+            pending.buffer(&mut entry, kind, errors)?;
+            continue;
+        }
+        let extensions = std::mem::take(&mut pending);
+        let raw_path = extensions.path(entry.header().path_bytes().as_ref());
+        if let Some(pax_size) = extensions.pax_size()
+            && pax_size != entry.size()
+        {
+            return Err(errors.refuse(&raw_path, "has a PAX size that differs from its header"));
+        }
+        if !is_stored(kind, &raw_path, errors)? {
+            continue;
+        }
+        let path = entry_path::strip_first_component(&raw_path)
+            .map_err(|r| errors.refuse(&raw_path, r))?
+            .ok_or_else(|| errors.refuse(&raw_path, "has an empty path"))?;
+        let (info, content) = store_file(&mut entry, &path, cas, limits, errors)?;
+        if path == "package.json" {
+            package_json = Some(content);
+        }
+        files.insert(path, info);
+    }
+    if pending.any() {
+        return Err(errors.corrupt("an extended header describes no entry".to_string()));
+    }
+    Ok((files, package_json))
+}
+
+/// A GNU long name/link or PAX header, which describes the next entry.
+/// Their type flags mean that only in a GNU or ustar header, as the tar
+/// crate decides.
+fn is_extension_header(header: &tar::Header, kind: EntryType) -> bool {
+    let recognized = header.as_gnu().is_some() || header.as_ustar().is_some();
+    recognized
+        && (kind.is_gnu_longname() || kind.is_gnu_longlink() || kind.is_pax_local_extensions())
+}
+
+/// Whether an entry of type `kind` goes into the store: regular files do;
+/// directories (once their path is checked), pax global headers and
+/// contiguous files are skipped; every other type is refused.
+fn is_stored(
+    kind: EntryType,
+    raw_path: &[u8],
+    errors: &ExtractErrors<'_>,
+) -> Result<bool, TarballError> {
+    match kind {
+        EntryType::Regular => Ok(true),
+        EntryType::Directory => {
+            entry_path::strip_first_component(raw_path).map_err(|r| errors.refuse(raw_path, r))?;
+            Ok(false)
+        }
+        EntryType::XGlobalHeader | EntryType::Continuous => Ok(false),
+        EntryType::Symlink => Err(errors.refuse(raw_path, "is a symbolic link")),
+        EntryType::Link => Err(errors.refuse(raw_path, "is a hard link")),
+        EntryType::Char | EntryType::Block => Err(errors.refuse(raw_path, "is a device file")),
+        EntryType::Fifo => Err(errors.refuse(raw_path, "is a FIFO")),
+        _ => Err(errors.refuse(raw_path, "has an unsupported entry type")),
+    }
+}
+
+/// Reads a regular file whole and writes it into `cas`. Returns its index
+/// entry and its content.
+fn store_file<R: Read>(
+    entry: &mut tar::Entry<'_, R>,
+    path: &str,
+    cas: &Cas,
+    limits: &ExtractLimits,
+    errors: &ExtractErrors<'_>,
+) -> Result<(FileInfo, Vec<u8>), TarballError> {
+    let mode = entry.header().mode().map_err(|e| errors.read(e))? & 0o777;
+    let size = entry.size();
+    // An entry that alone exceeds the cap is refused from its header,
+    // before anything is inflated or buffered: reading it could only hit
+    // the cap (or prove the archive truncated) after up to
+    // `max_unpacked_bytes` of memory had been taken.
+    if size > limits.max_unpacked_bytes {
+        return Err(errors.unpacked_too_large());
+    }
+    let mut content = Vec::with_capacity(size.min(MAX_PREALLOCATION) as usize);
+    entry
+        .read_to_end(&mut content)
+        .map_err(|e| errors.read(e))?;
+    if content.len() as u64 != size {
+        return Err(errors.corrupt(format!("entry {path:?} is truncated")));
+    }
+    let stored = cas
+        .write(&content, mode & 0o111 != 0)
+        .map_err(|source| errors.store(source))?;
+    let info = FileInfo {
+        digest: stored.digest,
+        mode,
+        size,
+        checked_at: Some(stored.checked_at),
+    };
+    Ok((info, content))
+}
+
+/// Reads the stream to its end, since `tarIntegrity` covers all of it,
+/// end-of-archive padding included, and returns that integrity.
+fn tar_integrity<R: Read>(
+    mut stream: TarStream<R>,
+    errors: &ExtractErrors<'_>,
+) -> Result<String, TarballError> {
+    io::copy(&mut stream, &mut io::sink()).map_err(|e| errors.read(e))?;
+    if stream.len() == 0 {
+        return Err(errors.corrupt("the tarball is empty".to_string()));
+    }
+    Ok(stream.finish().to_string())
+}
+
+/// Builds the errors of one extraction, which all name the package.
+struct ExtractErrors<'a> {
+    package_id: &'a str,
+    max_unpacked_bytes: u64,
+    /// Set by the stream when it hits the size cap.
+    exceeded: &'a Cell<bool>,
+}
+
+impl ExtractErrors<'_> {
+    /// A failed read: the size cap if the stream hit it (the `tar` crate
+    /// may rewrap the stream's error, so the flag decides), else corruption.
+    fn read(&self, e: io::Error) -> TarballError {
+        if self.exceeded.get() {
+            self.unpacked_too_large()
+        } else {
+            self.corrupt(e.to_string())
+        }
+    }
+
+    fn unpacked_too_large(&self) -> TarballError {
+        self.too_large("the unpacked size", self.max_unpacked_bytes)
+    }
+
+    fn too_large(&self, what: &'static str, limit: u64) -> TarballError {
+        TarballError::TooLarge {
+            package_id: self.package_id.to_string(),
+            what,
+            limit,
+        }
+    }
+
+    fn corrupt(&self, reason: String) -> TarballError {
+        TarballError::Corrupt {
+            package_id: self.package_id.to_string(),
+            reason,
+        }
+    }
+
+    fn refuse(&self, entry: &[u8], reason: &'static str) -> TarballError {
+        TarballError::UnsafeEntry {
+            package_id: self.package_id.to_string(),
+            entry: String::from_utf8_lossy(entry).into_owned(),
+            reason,
+        }
+    }
+
+    fn store(&self, source: pacquet_cas::CasError) -> TarballError {
+        TarballError::Store {
+            package_id: self.package_id.to_string(),
+            source,
+        }
+    }
+}
+
 /// GNU long names/links and PAX headers waiting for the entry they describe.
 #[derive(Default)]
 struct PendingExtensions {
@@ -246,6 +290,35 @@ struct PendingExtensions {
 impl PendingExtensions {
     fn any(&self) -> bool {
         self.long_name.is_some() || self.long_link.is_some() || self.pax.is_some()
+    }
+
+    /// Reads an extension header of type `kind` into its slot. The size cap
+    /// comes first, since the buffer is reserved from the declared size.
+    fn buffer<R: Read>(
+        &mut self,
+        entry: &mut tar::Entry<'_, R>,
+        kind: EntryType,
+        errors: &ExtractErrors<'_>,
+    ) -> Result<(), TarballError> {
+        let size = entry.size();
+        if size > MAX_EXTENSION_HEADER {
+            return Err(
+                errors.too_large("a long name or PAX extended header", MAX_EXTENSION_HEADER)
+            );
+        }
+        let mut data = Vec::with_capacity(size as usize);
+        entry.read_to_end(&mut data).map_err(|e| errors.read(e))?;
+        let slot = if kind.is_gnu_longname() {
+            &mut self.long_name
+        } else if kind.is_gnu_longlink() {
+            &mut self.long_link
+        } else {
+            &mut self.pax
+        };
+        if slot.replace(data).is_some() {
+            return Err(errors.corrupt("two extended headers describe the same entry".to_string()));
+        }
+        Ok(())
     }
 
     /// The entry's path as the tar crate resolves it: a GNU long name (minus
@@ -281,7 +354,7 @@ impl PendingExtensions {
 
 /// A file whose path is also the parent directory of another file (`a` and
 /// `a/b`): no directory tree can hold both, so linking would fail halfway.
-fn file_used_as_directory(files: &BTreeMap<String, FileInfo>) -> Option<&str> {
+fn file_used_as_directory(files: &Files) -> Option<&str> {
     let mut dirs = std::collections::HashSet::new();
     for path in files.keys() {
         let mut rest = path.as_str();
