@@ -157,11 +157,17 @@ impl Env {
             "--release",
             "-p",
             "pacquet-testing",
-            "--bin",
-            "pacquet-test-registry",
             "-p",
             "registry-mirror",
             "-p",
+            "link-floor",
+            // `--bin` filters every selected package: name all three, or
+            // only the first is built.
+            "--bin",
+            "pacquet-test-registry",
+            "--bin",
+            "registry-mirror",
+            "--bin",
             "link-floor",
         ]);
         logged(cmd, &log).map_err(|e| format!("building helpers failed: {e}"))
