@@ -93,4 +93,48 @@ pub enum LockfileError {
     #[error("Failed to parse {}: {message}", path.display())]
     #[diagnostic(code(ERR_PNPM_JSON_PARSE))]
     ParseManifest { path: PathBuf, message: String },
+
+    #[error("{range} is not a valid semantic version range.")]
+    #[diagnostic(
+        code(ERR_PNPM_PATCH_NON_SEMVER_RANGE),
+        help("Key patchedDependencies entries by name, name@<exact version> or name@<semver range>.")
+    )]
+    PatchNonSemverRange { range: String },
+
+    #[error(
+        "Unable to choose between {} version ranges to patch {name}@{version}: {}",
+        ranges.len(),
+        ranges.join(", ")
+    )]
+    #[diagnostic(
+        code(ERR_PNPM_PATCH_KEY_CONFLICT),
+        help("Explicitly set the exact version ({name}@{version}) to resolve conflict")
+    )]
+    PatchKeyConflict {
+        name: String,
+        version: String,
+        ranges: Vec<String>,
+    },
+
+    #[error(
+        "Cannot proceed with the frozen installation. The lockfile records dependency paths whose patch hashes disagree with its own \"patchedDependencies\""
+    )]
+    #[diagnostic(
+        code(ERR_PNPM_INCONSISTENT_PATCH_HASH),
+        help(
+            "The lockfile disagrees with itself, which usually means it was hand-edited or a merge conflict was incorrectly resolved ({dep_path}). Repair your lockfile using \"pnpm install --no-frozen-lockfile\""
+        )
+    )]
+    InconsistentPatchHash { dep_path: String },
+
+    #[error(
+        "Cannot proceed with the frozen installation. The lockfile's patch hashes cannot be checked against its own \"patchedDependencies\""
+    )]
+    #[diagnostic(
+        code(ERR_PNPM_UNCHECKABLE_PATCH_HASH),
+        help(
+            "The lockfile has a malformed patch hash, or is missing a package version or a usable \"patchedDependencies\" entry that checking needs ({reason}). Repair your lockfile using \"pnpm install --no-frozen-lockfile\""
+        )
+    )]
+    UncheckablePatchHash { reason: String },
 }

@@ -7,6 +7,7 @@
 //! nothing about the filesystem layout or the store.
 
 mod check_importers;
+mod check_patches;
 mod check_settings;
 mod dep_path;
 mod error;
@@ -15,6 +16,7 @@ mod git_spec;
 mod manifest;
 mod model;
 mod overrides;
+mod patch_selectors;
 mod platform;
 mod read;
 mod resolution_fields;
@@ -23,11 +25,13 @@ mod tarball_url;
 mod write;
 
 pub use check_importers::{ImporterCheckOptions, check_importers};
+pub use check_patches::check_patch_hashes;
 pub use check_settings::{DEFAULT_PEERS_SUFFIX_MAX_LENGTH, ExpectedSettings, check_settings};
 pub use dep_path::{DepPath, DepRef};
 pub use error::LockfileError;
 pub use manifest::ProjectManifest;
 pub use model::*;
+pub use patch_selectors::{PatchSelectors, Selected};
 pub use overrides::{apply_overrides, resolve_override_references};
 pub use platform::platform_list_matches;
 pub use read::read_lockfile;
