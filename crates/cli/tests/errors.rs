@@ -35,24 +35,6 @@ fn missing_lockfile_is_no_lockfile() {
     assert!(!project.join("node_modules").exists());
 }
 
-/// Installing the unpatched files under the patched directory name would
-/// look like pnpm's tree with other contents: refused until patches apply.
-#[test]
-fn patched_dependencies_are_refused_before_anything_is_written() {
-    let registry = Registry::start_fixtures();
-    let tmp = tempfile::tempdir().unwrap();
-    let (env, project) = setup(&registry, tmp.path(), "patched");
-    let out = pacquet(&env, &project, &["install", "--frozen-lockfile"]);
-    assert_fails_with(&out, "ERR_PACQUET_UNSUPPORTED_PATCHED_DEPENDENCY");
-    let unwrapped: String = stderr(&out).split_whitespace().collect();
-    assert!(
-        unwrapped.contains("pq-plain@1.0.0(patch_hash="),
-        "{}",
-        stderr(&out)
-    );
-    assert!(!project.join("node_modules").exists());
-}
-
 /// pnpm 12.21: "Cannot resolve version $nothere in overrides", exit 1.
 #[test]
 fn an_override_naming_no_root_dependency_is_refused() {

@@ -1,8 +1,9 @@
-//! Dependency builds: which packages may run lifecycle scripts (the
-//! `allowBuilds` policy), how each is imported (a package that will build is
-//! copied so its scripts cannot touch store blobs; one already built is
-//! restored from the side-effects cache), and running the scripts in
-//! dependency order once everything is linked.
+//! Dependency builds and patches: which packages may run lifecycle scripts
+//! (the `allowBuilds` policy), how each is imported (a package that will
+//! build or be patched is copied so neither can touch store blobs; one
+//! already built or patched is restored from the side-effects cache), and
+//! applying the patches, then running the scripts in dependency order, once
+//! everything is linked (docs/store.md §9.1).
 
 use std::{
     collections::{HashMap, HashSet},
@@ -31,11 +32,14 @@ pub enum ImportMode {
     Restored(Vec<(String, FileInfo)>),
 }
 
-/// A package whose scripts will run after linking.
+/// A package whose patch is applied and/or whose scripts run after linking.
 struct PendingBuild {
     files: Vec<(String, FileInfo)>,
     cache_key: Option<String>,
     store_key: Option<String>,
+    patch: Option<PathBuf>,
+    /// Its lifecycle scripts run.
+    scripts: bool,
 }
 
 /// The side-effects cache and script settings a build run needs.
@@ -100,34 +104,22 @@ impl<'a> Builds<'a> {
 
     /// Decides how slot `i` is imported from `row`.
     pub fn mode(&self, i: usize, slot: &Slot, row: &PackageFilesIndex) -> ImportMode {
-        if row.requires_build != Some(true) {
+        let scripts = row.requires_build == Some(true) && self.may_build(slot);
+        let patch = slot.patch.as_ref().map(|p| &p.file);
+        if !scripts && patch.is_none() {
             return ImportMode::Plain;
         }
-        match slot.build {
-            BuildPermission::Allowed => {}
-            BuildPermission::Denied => return ImportMode::Plain,
-            BuildPermission::ScriptsIgnored => {
-                // pnpm lists them in `pendingBuilds`, approved or not.
-                lock(&self.not_built).push(slot.dep_path.as_str().to_owned());
-                return ImportMode::Plain;
-            }
-            BuildPermission::NotApproved => {
-                let id = format!("{}@{}", slot.name(), slot.dep_path.version());
-                let mut ignored = lock(&self.ignored);
-                if !ignored.contains(&id) {
-                    ignored.push(id);
-                }
-                return ImportMode::Plain;
-            }
-        }
+        // The dependency hash is part of the key only when scripts run
+        // (docs/store.md §9.1).
         let cache_key = self.engine().map(|(platform, arch, major)| {
-            let hash = deps_hash(self.lockfile, &slot.dep_path, &mut lock(&self.memo));
+            let hash =
+                scripts.then(|| deps_hash(self.lockfile, &slot.dep_path, &mut lock(&self.memo)));
             side_effects_cache_key(
                 platform,
                 arch,
                 major,
-                Some(&hash),
-                slot.dep_path.patch_hash(),
+                hash.as_deref(),
+                patch.map(|p| p.hash.as_str()),
             )
         });
         if self.settings.side_effects_read
@@ -140,9 +132,33 @@ impl<'a> Builds<'a> {
             files: row.files.clone(),
             cache_key,
             store_key: slot.store_key.clone(),
+            patch: patch.map(|p| p.path.clone()),
+            scripts,
         };
         lock(&self.pending).insert(i, build);
         ImportMode::ForBuild
+    }
+
+    /// Whether a package that needs a build may run its scripts; records
+    /// the ones that may not where pnpm reports them.
+    fn may_build(&self, slot: &Slot) -> bool {
+        match slot.build {
+            BuildPermission::Allowed => true,
+            BuildPermission::Denied => false,
+            BuildPermission::ScriptsIgnored => {
+                // pnpm lists them in `pendingBuilds`, approved or not.
+                lock(&self.not_built).push(slot.dep_path.as_str().to_owned());
+                false
+            }
+            BuildPermission::NotApproved => {
+                let id = format!("{}@{}", slot.name(), slot.dep_path.version());
+                let mut ignored = lock(&self.ignored);
+                if !ignored.contains(&id) {
+                    ignored.push(id);
+                }
+                false
+            }
+        }
     }
 
     pub fn has_pending(&self) -> bool {
@@ -181,9 +197,10 @@ impl<'a> Builds<'a> {
         lock(&self.not_built).clone()
     }
 
-    /// Runs the pending builds in dependency order, then uploads what each
-    /// build changed into the store row's `sideEffects`. Returns the
-    /// optional packages whose build failed, with the error text.
+    /// Applies the pending patches, then runs the pending builds in
+    /// dependency order, uploading what each package's patch and build
+    /// changed into the store row's `sideEffects`. Returns the optional
+    /// packages whose build failed, with the error text.
     pub fn run(&self, run: &BuildRun<'_>) -> Result<Vec<(usize, String)>, InstallError> {
         let BuildRun {
             root,
@@ -199,24 +216,44 @@ impl<'a> Builds<'a> {
         if pending.is_empty() {
             return Ok(Vec::new());
         }
+        let upload =
+            |i: usize, build: &PendingBuild| -> Result<(), pacquet_scripts::ScriptsError> {
+                let (Some(sender), Some(cache_key), Some(store_key), true) = (
+                    sender.as_ref(),
+                    build.cache_key.as_ref(),
+                    build.store_key.as_ref(),
+                    self.settings.side_effects_write,
+                ) else {
+                    return Ok(());
+                };
+                let write = |content: &[u8], exec: bool| cas.write(content, exec).map(|f| f.digest);
+                let package_dir = root.join(&plan.slots[i].package_dir);
+                let diff = pacquet_scripts::diff_package_dir(&package_dir, &build.files, &write)?;
+                sender.put_side_effects(store_key.clone(), cache_key.clone(), diff);
+                Ok(())
+            };
+        // Patches first: a package's scripts run on its patched files.
+        let mut patched: Vec<(usize, &PendingBuild)> = pending
+            .iter()
+            .filter(|(_, build)| build.patch.is_some())
+            .map(|(&i, build)| (i, build))
+            .collect();
+        patched.sort_by_key(|(i, _)| *i);
+        for (i, build) in patched {
+            let Some(patch) = &build.patch else {
+                continue;
+            };
+            pacquet_patching::apply_patch(&root.join(&plan.slots[i].package_dir), patch)?;
+            if !build.scripts {
+                upload(i, build)?;
+            }
+        }
         let nodes = build_nodes(root, plan, manifests, &pending);
         let after_build = |i: usize| -> Result<(), pacquet_scripts::ScriptsError> {
-            let Some(build) = pending.get(&i) else {
-                return Ok(());
-            };
-            let (Some(sender), Some(cache_key), Some(store_key), true) = (
-                sender.as_ref(),
-                build.cache_key.as_ref(),
-                build.store_key.as_ref(),
-                self.settings.side_effects_write,
-            ) else {
-                return Ok(());
-            };
-            let write = |content: &[u8], exec: bool| cas.write(content, exec).map(|f| f.digest);
-            let diff =
-                pacquet_scripts::diff_package_dir(&nodes[i].package_dir, &build.files, &write)?;
-            sender.put_side_effects(store_key.clone(), cache_key.clone(), diff);
-            Ok(())
+            match pending.get(&i) {
+                Some(build) => upload(i, build),
+                None => Ok(()),
+            }
         };
         let opts = BuildOptions {
             child_concurrency: self.settings.child_concurrency,
@@ -256,7 +293,7 @@ fn build_nodes(
             let package_dir = root.join(&slot.package_dir);
             let mut manifest = manifests[i].get().cloned().unwrap_or(Value::Null);
             let mut stages = Vec::new();
-            if pending.contains_key(&i) {
+            if pending.get(&i).is_some_and(|build| build.scripts) {
                 // The whole `package.json`: `npm_package_config_*` and
                 // friends come from fields the stored manifest may lack.
                 if let Some(full) = read_json(&package_dir.join("package.json")) {

@@ -83,14 +83,9 @@ pub enum InstallError {
     )]
     UnsupportedNodeLinker { linker: &'static str },
 
-    #[error("Cannot install {package_id}: applying patchedDependencies is not supported yet")]
-    #[diagnostic(
-        code(ERR_PACQUET_UNSUPPORTED_PATCHED_DEPENDENCY),
-        help(
-            "pacquet does not apply patches yet; install this project with pnpm, or remove the entry from patchedDependencies."
-        )
-    )]
-    UnsupportedPatch { package_id: String },
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Patch(#[from] pacquet_patching::PatchError),
 
     #[error(transparent)]
     #[diagnostic(transparent)]

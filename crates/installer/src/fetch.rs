@@ -84,7 +84,8 @@ pub fn read_wanted_lockfile(config: &Config) -> Result<Option<Lockfile>, Install
 /// groups and platforms the settings select.
 pub fn plan_all_importers(config: &Config, lockfile: &Lockfile) -> Result<Plan, InstallError> {
     let tarball_url = |name: &str, version: &str| config.tarball_url(name, version);
-    let mut opts = settings::plan_options(config, &[], &tarball_url);
+    let patches = settings::recorded_patches(lockfile);
+    let mut opts = settings::plan_options(config, &[], &patches, &tarball_url);
     opts.importers = lockfile
         .importers
         .keys()

@@ -8,9 +8,11 @@ use indexmap::IndexMap;
 
 use pacquet_config::Config;
 use pacquet_lockfile::{
-    ExpectedSettings, ImporterCheckOptions, Lockfile, LockfileError, ProjectManifest,
-    apply_overrides, check_importers, check_settings, read_lockfile, resolve_override_references,
+    ExpectedSettings, ImporterCheckOptions, Lockfile, LockfileError, PatchSelectors,
+    ProjectManifest, apply_overrides, check_importers, check_patch_hashes, check_settings,
+    read_lockfile, resolve_override_references,
 };
+use pacquet_planner::PatchFile;
 
 use super::InstallError;
 use pacquet_planner::layout::{normalize, relative};
@@ -29,6 +31,8 @@ pub struct CheckedLockfile {
     pub lockfile: Lockfile,
     pub path: PathBuf,
     pub projects: Vec<Project>,
+    /// The configured `patchedDependencies`, files hashed.
+    pub patches: PatchSelectors<PatchFile>,
 }
 
 /// Reads and checks the lockfile. Without `--frozen-lockfile` an up-to-date
@@ -63,7 +67,17 @@ pub fn read_checked_lockfile(
         .unwrap_or_default();
     let overrides = resolve_override_references(&config.overrides, &root_manifest)
         .map_err(InstallError::Lockfile)?;
-    check_settings(&lockfile, &expected_settings(config, &overrides, &lockfile)).map_err(gate)?;
+    // docs/lockfile.md §9.5: the lockfile agrees with itself, the patch
+    // files exist, and their hashes are the recorded ones.
+    check_patch_hashes(&lockfile).map_err(gate)?;
+    let patch_files = hash_patch_files(config)?;
+    let patches = PatchSelectors::new(patch_files.clone()).map_err(InstallError::Lockfile)?;
+    let mut expected = expected_settings(config, &overrides, &lockfile);
+    expected.patched_dependencies = patch_files
+        .into_iter()
+        .map(|(key, file)| (key, file.hash))
+        .collect();
+    check_settings(&lockfile, &expected).map_err(gate)?;
     // pnpm resolves each project from its manifest with the overrides
     // applied, so the importers hold the overridden specifiers.
     let overridden: Vec<ProjectManifest> = projects
@@ -85,7 +99,21 @@ pub fn read_checked_lockfile(
         lockfile,
         path,
         projects,
+        patches,
     })
+}
+
+/// Each configured patch file (relative to the workspace root), hashed.
+fn hash_patch_files(config: &Config) -> Result<Vec<(String, PatchFile)>, InstallError> {
+    config
+        .patched_dependencies
+        .iter()
+        .map(|(key, path)| {
+            let path = config.workspace_root.join(path);
+            let hash = pacquet_patching::patch_hash(&path)?;
+            Ok((key.clone(), PatchFile { path, hash }))
+        })
+        .collect()
 }
 
 fn read_projects(config: &Config) -> Result<Vec<Project>, InstallError> {
@@ -165,19 +193,8 @@ fn expected_settings(
         // extensions run JavaScript); trust what the lockfile recorded.
         package_extensions_checksum: lockfile.package_extensions_checksum.clone(),
         pnpmfile_checksum: lockfile.pnpmfile_checksum.clone(),
-        patched_dependencies: lockfile
-            .patched_dependencies
-            .iter()
-            .flatten()
-            .map(|(k, v)| {
-                (
-                    k.clone(),
-                    v.as_str()
-                        .map(str::to_owned)
-                        .unwrap_or_else(|| v.to_string()),
-                )
-            })
-            .collect(),
+        // Filled from the patch files by the caller.
+        patched_dependencies: Default::default(),
         catalogs: config
             .catalogs
             .iter()

@@ -71,7 +71,7 @@ pub fn install(
     project_scripts.run_early()?;
     let checked = gates::read_checked_lockfile(config, req.frozen_lockfile)?;
     let tarball_url = |name: &str, version: &str| config.tarball_url(name, version);
-    let opts = settings::plan_options(config, &checked.projects, &tarball_url);
+    let opts = settings::plan_options(config, &checked.projects, &checked.patches, &tarball_url);
     let plan = plan(&checked.lockfile, &opts)?;
     refuse_unsupported(&plan)?;
     phases.mark("plan");
@@ -270,17 +270,6 @@ fn report_plan(plan: &Plan, reporter: &dyn Reporter) {
 /// Fails before touching anything when a package cannot be fetched, so an
 /// unsupported dependency never leaves a partial tree.
 fn refuse_unsupported(plan: &Plan) -> Result<(), InstallError> {
-    // Installing a patched package unpatched would pass for pnpm's tree
-    // (same directory names) with different file contents.
-    if let Some(slot) = plan
-        .slots
-        .iter()
-        .find(|s| s.dep_path.patch_hash().is_some())
-    {
-        return Err(InstallError::UnsupportedPatch {
-            package_id: slot.dep_path.as_str().to_owned(),
-        });
-    }
     for slot in &plan.slots {
         if let FetchSource::Unsupported { reason } = &slot.fetch {
             return Err(pacquet_sources::SourceError::UnsupportedResolution {

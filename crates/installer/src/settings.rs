@@ -12,11 +12,14 @@ use pacquet_scripts::BuildPolicy;
 use pacquet_tarball::FetcherOptions;
 
 use crate::gates::Project;
+use pacquet_lockfile::{Lockfile, PatchSelectors};
+use pacquet_planner::PatchFile;
 
 /// Planner options for `config` and the selected `projects`.
 pub fn plan_options<'a>(
     config: &Config,
     projects: &[Project],
+    patches: &PatchSelectors<PatchFile>,
     tarball_url: &'a (dyn Fn(&str, &str) -> String + Sync),
 ) -> PlanOptions<'a> {
     let (os, cpu, libc) = pacquet_config::host_platform();
@@ -35,6 +38,7 @@ pub fn plan_options<'a>(
     opts.hoist_workspace_packages = config.hoist_workspace_packages;
     opts.ignore_scripts = config.ignore_scripts;
     opts.build_policy = BuildPolicy::new(&config.allow_builds, config.dangerously_allow_all_builds);
+    opts.patches = patches.clone();
     opts.included = IncludedGroups {
         dependencies: config.production,
         dev_dependencies: config.dev,
@@ -64,4 +68,20 @@ pub fn fetcher_options(config: &Config) -> FetcherOptions {
         fetch_timeout: Duration::from_millis(config.fetch_timeout),
         user_agent: format!("pacquet/{} npm/? node/?", env!("CARGO_PKG_VERSION")),
     }
+}
+
+/// The patches `lockfile` recorded, for planning its layout without
+/// applying anything (the previous install's tree, `pacquet fetch`): only
+/// their hashes matter there (docs/lockfile.md §9.4).
+pub fn recorded_patches(lockfile: &Lockfile) -> PatchSelectors<PatchFile> {
+    let recorded = pacquet_lockfile::patch_hashes(lockfile)
+        .into_iter()
+        .map(|(key, hash)| {
+            let file = PatchFile {
+                path: Default::default(),
+                hash,
+            };
+            (key, file)
+        });
+    PatchSelectors::new(recorded).unwrap_or_default()
 }

@@ -145,6 +145,7 @@ fn previous_options<'a>(
     current: &Lockfile,
 ) -> PlanOptions<'a> {
     let mut previous = opts.clone();
+    previous.patches = crate::settings::recorded_patches(current);
     previous.importers = current
         .importers
         .keys()

@@ -54,6 +54,8 @@ fn check(config: &Config, modules_dir: &Path, virtual_store_dir: &Path) -> Optio
     if workspace_manifest.exists() {
         inputs.push(workspace_manifest);
     }
+    // An edited patch file changes the install (docs/lockfile.md §9.5).
+    inputs.extend(config.patched_dependencies.values().map(|p| root.join(p)));
     let unchanged = inputs
         .iter()
         .all(|path| modified_ms(path).is_some_and(|m| m < validated_at));

@@ -191,6 +191,11 @@ pub fn settings(config: &Config, store_dir: &str) -> WorkspaceStateSettings {
         s.extra
             .insert("overrides".into(), json!(recorded_overrides(config)));
     }
+    // Paths as configured (checked with pnpm 12.21, docs/layout.md §9).
+    if !config.patched_dependencies.is_empty() {
+        let patches = json!(config.patched_dependencies);
+        s.extra.insert("patchedDependencies".into(), patches);
+    }
     s
 }
 

@@ -130,7 +130,7 @@ fn first_mismatch(lf: &Lockfile, exp: &ExpectedSettings) -> Option<&'static str>
 }
 
 /// selector → hash; v10 lockfiles store `{path, hash}` objects instead.
-pub(crate) fn patch_hashes(lf: &Lockfile) -> BTreeMap<String, String> {
+pub fn patch_hashes(lf: &Lockfile) -> BTreeMap<String, String> {
     lf.patched_dependencies
         .iter()
         .flatten()

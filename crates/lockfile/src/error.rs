@@ -97,7 +97,9 @@ pub enum LockfileError {
     #[error("{range} is not a valid semantic version range.")]
     #[diagnostic(
         code(ERR_PNPM_PATCH_NON_SEMVER_RANGE),
-        help("Key patchedDependencies entries by name, name@<exact version> or name@<semver range>.")
+        help(
+            "Key patchedDependencies entries by name, name@<exact version> or name@<semver range>."
+        )
     )]
     PatchNonSemverRange { range: String },
 

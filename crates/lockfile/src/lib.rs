@@ -26,13 +26,15 @@ mod write;
 
 pub use check_importers::{ImporterCheckOptions, check_importers};
 pub use check_patches::check_patch_hashes;
-pub use check_settings::{DEFAULT_PEERS_SUFFIX_MAX_LENGTH, ExpectedSettings, check_settings};
+pub use check_settings::{
+    DEFAULT_PEERS_SUFFIX_MAX_LENGTH, ExpectedSettings, check_settings, patch_hashes,
+};
 pub use dep_path::{DepPath, DepRef};
 pub use error::LockfileError;
 pub use manifest::ProjectManifest;
 pub use model::*;
-pub use patch_selectors::{PatchSelectors, Selected};
 pub use overrides::{apply_overrides, resolve_override_references};
+pub use patch_selectors::{PatchSelectors, Selected};
 pub use platform::platform_list_matches;
 pub use read::read_lockfile;
 pub use resolution_fields::ResolutionValue;

@@ -35,6 +35,14 @@ struct Entry<T> {
     value: T,
 }
 
+impl<T> Default for PatchSelectors<T> {
+    fn default() -> Self {
+        PatchSelectors {
+            by_name: BTreeMap::new(),
+        }
+    }
+}
+
 impl<T> Default for Group<T> {
     fn default() -> Self {
         Group {
@@ -77,7 +85,11 @@ impl<T> PatchSelectors<T> {
 
     /// The entry patching `name@version`: exact, else the one satisfied
     /// range (two are `ERR_PNPM_PATCH_KEY_CONFLICT`), else the bare name.
-    pub fn select(&self, name: &str, version: &str) -> Result<Option<Selected<'_, T>>, LockfileError> {
+    pub fn select(
+        &self,
+        name: &str,
+        version: &str,
+    ) -> Result<Option<Selected<'_, T>>, LockfileError> {
         let Some(group) = self.by_name.get(name) else {
             return Ok(None);
         };
@@ -99,7 +111,9 @@ impl<T> PatchSelectors<T> {
         self.by_name.values().flat_map(|group| {
             let exact = group.exact.values().map(|e| e.key.as_str());
             let ranges = group.ranges.iter().map(|(_, e)| e.key.as_str());
-            exact.chain(ranges).chain(group.all.iter().map(|e| e.key.as_str()))
+            exact
+                .chain(ranges)
+                .chain(group.all.iter().map(|e| e.key.as_str()))
         })
     }
 }

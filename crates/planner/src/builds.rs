@@ -4,7 +4,31 @@
 use pacquet_lockfile::DepPath;
 use pacquet_scripts::BuildDecision;
 
-use crate::{BuildPermission, PlanOptions};
+use crate::{BuildPermission, PlanError, PlanOptions, SlotPatch};
+
+/// The patch `dep_path` gets (docs/lockfile.md §9.3). The gates made the
+/// lockfile's `patch_hash` suffixes agree with the configured files; a key
+/// that still disagrees is refused rather than installed unpatched.
+pub(crate) fn slot_patch(
+    dep_path: &DepPath,
+    opts: &PlanOptions,
+) -> Result<Option<SlotPatch>, PlanError> {
+    let selected = opts
+        .patches
+        .select(dep_path.name(), dep_path.version())
+        .map_err(PlanError::Patch)?;
+    if selected.as_ref().map(|s| s.value.hash.as_str()) != dep_path.patch_hash() {
+        return Err(PlanError::Patch(
+            pacquet_lockfile::LockfileError::InconsistentPatchHash {
+                dep_path: dep_path.as_str().to_owned(),
+            },
+        ));
+    }
+    Ok(selected.map(|s| SlotPatch {
+        key: s.key.to_owned(),
+        file: s.value.clone(),
+    }))
+}
 
 /// Whether `dep_path`'s lifecycle scripts may run.
 pub(crate) fn build_permission(dep_path: &DepPath, opts: &PlanOptions) -> BuildPermission {

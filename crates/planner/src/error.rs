@@ -47,6 +47,12 @@ pub enum PlanError {
         )
     )]
     InvalidDependencyNames { names: Vec<String> },
+
+    /// A `patchedDependencies` selector problem (conflicting ranges) or a
+    /// key whose patch hash disagrees with the configured patch.
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Patch(pacquet_lockfile::LockfileError),
 }
 
 /// pnpm 12's text, grammar included: `1 dependency alias in the lockfile is

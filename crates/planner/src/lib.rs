@@ -22,7 +22,7 @@ pub use fetch::fetch_source;
 pub use isolated::plan;
 pub use model::{
     BuildPermission, DirectDep, DirectTarget, FetchSource, HoistKind, HoistTarget, Hoisted,
-    ImporterPlan, LinkOwner, Plan, PlatformWarning, Slot, Symlink,
+    ImporterPlan, LinkOwner, PatchFile, Plan, PlatformWarning, Slot, SlotPatch, Symlink,
 };
 pub use options::{ImporterSelection, IncludedGroups, PlanOptions};
 pub use platform::{HostPlatform, PlatformTargets, SupportedArchitectures};

@@ -48,6 +48,24 @@ pub struct Slot {
     pub build: BuildPermission,
     /// Whether a git or git-hosted package may run its prepare step.
     pub prepare: BuildPermission,
+    /// The patch applied after import (docs/lockfile.md §9).
+    pub patch: Option<SlotPatch>,
+}
+
+/// A `patchedDependencies` patch file, hashed (docs/lockfile.md §9.2).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PatchFile {
+    /// Absolute path.
+    pub path: std::path::PathBuf,
+    pub hash: String,
+}
+
+/// The patch one slot gets.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SlotPatch {
+    /// The selector that chose it (`name@1.0.0`, `name@^1`, `name`).
+    pub key: String,
+    pub file: PatchFile,
 }
 
 /// The `allowBuilds` policy and `ignoreScripts`, applied to one package.

@@ -1,6 +1,9 @@
 //! Inputs of the planner: plain settings, no I/O.
 
+use pacquet_lockfile::PatchSelectors;
 use pacquet_scripts::BuildPolicy;
+
+use crate::PatchFile;
 
 use crate::platform::{HostPlatform, SupportedArchitectures};
 
@@ -75,6 +78,8 @@ pub struct PlanOptions<'a> {
     pub ignore_scripts: bool,
     /// `allowBuilds` and `dangerouslyAllowAllBuilds`.
     pub build_policy: BuildPolicy,
+    /// `patchedDependencies` of the configuration, files hashed.
+    pub patches: PatchSelectors<PatchFile>,
 }
 
 impl<'a> PlanOptions<'a> {
@@ -94,6 +99,7 @@ impl<'a> PlanOptions<'a> {
             tarball_url,
             ignore_scripts: false,
             build_policy: BuildPolicy::default(),
+            patches: PatchSelectors::default(),
         }
     }
 }

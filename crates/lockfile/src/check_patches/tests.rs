@@ -81,7 +81,8 @@ fn a_key_without_its_patch_hash_is_inconsistent() {
 #[test]
 fn a_key_with_another_hash_is_inconsistent() {
     let exact = format!("  is-number@7.0.0: {H7}\n");
-    let err = check_patch_hashes(&lockfile(&exact, "is-number@7.0.0(patch_hash=0000)")).unwrap_err();
+    let err =
+        check_patch_hashes(&lockfile(&exact, "is-number@7.0.0(patch_hash=0000)")).unwrap_err();
     assert!(matches!(err, LockfileError::InconsistentPatchHash { .. }));
 }
 

@@ -6,7 +6,9 @@ fn selectors(keys: &[&str]) -> PatchSelectors<usize> {
 }
 
 fn chosen(s: &PatchSelectors<usize>, name: &str, version: &str) -> Option<String> {
-    s.select(name, version).unwrap().map(|sel| sel.key.to_owned())
+    s.select(name, version)
+        .unwrap()
+        .map(|sel| sel.key.to_owned())
 }
 
 #[test]
@@ -34,7 +36,9 @@ fn star_is_bare_and_non_semver_versions_take_the_bare_entry() {
 fn two_matching_ranges_conflict() {
     let s = selectors(&["a@^1", "a@>=1.0.0"]);
     let err = s.select("a", "1.5.0").unwrap_err();
-    assert!(matches!(&err, LockfileError::PatchKeyConflict { ranges, .. } if ranges == &["^1", ">=1.0.0"]));
+    assert!(
+        matches!(&err, LockfileError::PatchKeyConflict { ranges, .. } if ranges == &["^1", ">=1.0.0"])
+    );
     assert_eq!(
         err.to_string(),
         "Unable to choose between 2 version ranges to patch a@1.5.0: ^1, >=1.0.0"
@@ -48,5 +52,8 @@ fn two_matching_ranges_conflict() {
 fn invalid_range_is_refused() {
     let err = PatchSelectors::new([("a@foo%bar".to_owned(), 0)]).unwrap_err();
     assert!(matches!(&err, LockfileError::PatchNonSemverRange { range } if range == "foo%bar"));
-    assert_eq!(err.to_string(), "foo%bar is not a valid semantic version range.");
+    assert_eq!(
+        err.to_string(),
+        "foo%bar is not a valid semantic version range."
+    );
 }

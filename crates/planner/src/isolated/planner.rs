@@ -16,7 +16,7 @@ use super::{
 };
 use crate::{
     HoistKind, ImporterSelection, Plan, PlanError, PlanOptions, Slot,
-    builds::{build_permission, prepare_permission},
+    builds::{build_permission, prepare_permission, slot_patch},
     fetch::fetch_source,
     layout::{dep_path_to_filename, join},
 };
@@ -137,6 +137,7 @@ impl SlotSet {
                 requires_build: info.requires_build == Some(true),
                 build: build_permission(dep_path, opts),
                 prepare: prepare_permission(dep_path, opts),
+                patch: slot_patch(dep_path, opts)?,
             });
         }
         Ok(set)
