@@ -393,3 +393,29 @@ fn changing_a_patch_reimports_only_its_packages() {
         DiffOptions::for_installs(&pnpm.project, &pnpm.env.store_dir, &project, &env.store_dir);
     assert_trees_equal(&pnpm.project, &project, &opts);
 }
+
+/// `store status` compares a patched package with its patched files (the
+/// side-effects entry of its patch): untouched after an install, modified
+/// once a patched file changes, for pnpm 12 and pacquet alike.
+#[test]
+fn store_status_compares_patched_packages_with_their_patched_files() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let project = tmp.path().join("project");
+    prepare_project(PROJECT, &project, &registry.url());
+    let env = PnpmEnv::new(&tmp.path().join("env"), &registry.url());
+    pacquet_install_ok(&env, &project, &[]);
+    let status = |expected: i32| {
+        let ours = pacquet(&env, &project, &["store", "status"]);
+        assert_eq!(ours.status.code(), Some(expected), "pacquet: {}", stderr(&ours));
+        let pnpm = env.run(&project, &["store", "status"]);
+        assert_eq!(pnpm.status.code(), Some(expected), "pnpm: {}", stderr(&pnpm));
+    };
+    status(0);
+    // Replaced, not written through: the file may share the store's inode.
+    let index = plain_1_0(&project).join("index.js");
+    let edited = index.with_extension("edited");
+    std::fs::write(&edited, "module.exports = 'edited';\n").unwrap();
+    std::fs::rename(&edited, &index).unwrap();
+    status(1);
+}

@@ -126,7 +126,7 @@ impl<'a> Builds<'a> {
             && let Some(key) = &cache_key
             && let Some((_, diff)) = row.side_effects.iter().flatten().find(|(k, _)| k == key)
         {
-            return ImportMode::Restored(apply_diff(&row.files, diff));
+            return ImportMode::Restored(diff.apply_to(&row.files));
         }
         let build = PendingBuild {
             files: row.files.clone(),
@@ -331,25 +331,6 @@ pub struct BuildRun<'a> {
 
 fn read_json(path: &Path) -> Option<Value> {
     serde_json::from_slice(&std::fs::read(path).ok()?).ok()
-}
-
-/// `added ∪ (files − deleted)`, sorted by path.
-fn apply_diff(
-    files: &[(String, FileInfo)],
-    diff: &pacquet_store_index::SideEffectsDiff,
-) -> Vec<(String, FileInfo)> {
-    let deleted: std::collections::HashSet<&str> =
-        diff.deleted.iter().flatten().map(String::as_str).collect();
-    let added = diff.added.as_deref().unwrap_or_default();
-    let replaced: std::collections::HashSet<&str> = added.iter().map(|(p, _)| p.as_str()).collect();
-    let mut out: Vec<(String, FileInfo)> = files
-        .iter()
-        .filter(|(p, _)| !deleted.contains(p.as_str()) && !replaced.contains(p.as_str()))
-        .cloned()
-        .collect();
-    out.extend(added.iter().cloned());
-    out.sort_by(|a, b| a.0.cmp(&b.0));
-    out
 }
 
 /// A poisoned lock still holds consistent data here: every critical

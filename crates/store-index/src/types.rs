@@ -45,3 +45,23 @@ pub struct SideEffectsDiff {
     pub deleted: Option<Vec<String>>,
     pub extra: Vec<(String, serde_json::Value)>,
 }
+
+impl SideEffectsDiff {
+    /// The package's files after this diff: `added ∪ (files − deleted)`,
+    /// sorted by path.
+    pub fn apply_to(&self, files: &[(String, FileInfo)]) -> Vec<(String, FileInfo)> {
+        let deleted: std::collections::HashSet<&str> =
+            self.deleted.iter().flatten().map(String::as_str).collect();
+        let added = self.added.as_deref().unwrap_or_default();
+        let replaced: std::collections::HashSet<&str> =
+            added.iter().map(|(p, _)| p.as_str()).collect();
+        let mut out: Vec<(String, FileInfo)> = files
+            .iter()
+            .filter(|(p, _)| !deleted.contains(p.as_str()) && !replaced.contains(p.as_str()))
+            .cloned()
+            .collect();
+        out.extend(added.iter().cloned());
+        out.sort_by(|a, b| a.0.cmp(&b.0));
+        out
+    }
+}

@@ -46,7 +46,8 @@ pub fn modified_packages(config: &Config) -> Result<Vec<String>, StoreOpsError> 
         .filter_map(|(&(i, _), row)| {
             let slot = &plan.slots[i];
             let row = row.as_ref()?;
-            (!matches_row(&root.join(&slot.package_dir), row))
+            let patch = slot.dep_path.patch_hash();
+            (!matches_row(&root.join(&slot.package_dir), row, patch))
                 .then(|| slot.dep_path.as_str().to_owned())
         })
         .collect();
@@ -55,9 +56,21 @@ pub fn modified_packages(config: &Config) -> Result<Vec<String>, StoreOpsError> 
     Ok(modified)
 }
 
-/// Every file of `row` exists in `dir` with the recorded content.
-fn matches_row(dir: &Path, row: &PackageFilesIndex) -> bool {
-    row.files.iter().all(|(path, info)| {
+/// Every file of `row` exists in `dir` with the recorded content. A
+/// patched package is compared with its patched files, the row's
+/// side-effects entry for that patch (docs/store.md §9.1), as pnpm 12 does.
+fn matches_row(dir: &Path, row: &PackageFilesIndex, patch_hash: Option<&str>) -> bool {
+    let patched = patch_hash.and_then(|hash| {
+        let suffix = format!(";patch={hash}");
+        let (_, diff) = row
+            .side_effects
+            .iter()
+            .flatten()
+            .find(|(key, _)| key.ends_with(&suffix))?;
+        Some(diff.apply_to(&row.files))
+    });
+    let files = patched.as_deref().unwrap_or(&row.files);
+    files.iter().all(|(path, info)| {
         std::fs::read(dir.join(path))
             .is_ok_and(|bytes| pacquet_cas::sha512_hex(&bytes).eq_ignore_ascii_case(&info.digest))
     })
