@@ -50,3 +50,26 @@ round_trip! {
     settings => "tests/fixtures/settings/pnpm-lock.yaml",
     meta => "tests/fixtures/meta/pnpm-lock.yaml",
 }
+
+/// pnpm 10 recorded `{hash, path}` per patch; pnpm 12 reads it and writes
+/// the hash alone (checked: its `node_modules/.pnpm/lock.yaml` after a
+/// frozen install of such a lockfile).
+#[test]
+fn pnpm10_patch_entries_are_written_as_hashes() {
+    let path = fixture("tests/fixtures/patched/pnpm-lock.yaml");
+    let text = std::fs::read_to_string(&path).expect("fixture exists");
+    let (selector, hash) = text
+        .lines()
+        .skip_while(|l| *l != "patchedDependencies:")
+        .nth(1)
+        .and_then(|l| l.trim().split_once(": "))
+        .expect("a patchedDependencies entry");
+    let v10 = text.replacen(
+        &format!("  {selector}: {hash}\n"),
+        &format!("  {selector}:\n    hash: {hash}\n    path: patches/x.patch\n"),
+        1,
+    );
+    assert_ne!(v10, text);
+    let lockfile = Lockfile::parse(&v10, &path).expect("pnpm 10 form parses");
+    assert_eq!(lockfile.to_yaml(), text);
+}

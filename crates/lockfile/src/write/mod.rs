@@ -63,11 +63,13 @@ fn write_document(out: &mut String, lf: &Lockfile) {
         key(out, 0, "pnpmfileChecksum");
         scalar_value(out, v, 0);
     }
-    if let Some(patched) = &lf.patched_dependencies {
+    if lf.patched_dependencies.is_some() {
+        // pnpm 10's `{hash, path}` entries are written as the hash alone,
+        // as pnpm 12 rewrites them (docs/lockfile.md §9.1).
         section(out, "patchedDependencies");
-        for (selector, value) in patched {
-            key(out, 2, selector);
-            write_block_value(out, 2, value);
+        for (selector, hash) in crate::patch_hashes(lf) {
+            key(out, 2, &selector);
+            write_block_value(out, 2, &serde_json::Value::String(hash));
         }
     }
     spaced_section(out, "importers", lf.importers.iter(), |out, k, importer| {
