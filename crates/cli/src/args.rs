@@ -21,6 +21,31 @@ pub struct Cli {
 
     #[command(subcommand)]
     pub command: Command,
+
+    /// `--config.<key>=<value>` pairs, taken out of the arguments before
+    /// parsing (see [`Cli::parse_with_config`]).
+    #[arg(skip)]
+    pub config: Vec<(String, String)>,
+}
+
+impl Cli {
+    /// Parses the command line. Arguments of the form `--config.<key>` or
+    /// `--config.<key>=<value>` set any setting, as in pnpm; a bare key means
+    /// `true`.
+    pub fn parse_with_config() -> Cli {
+        let (config, rest): (Vec<String>, Vec<String>) =
+            std::env::args().partition(|arg| arg.starts_with("--config."));
+        let mut cli = Cli::parse_from(rest);
+        cli.config = config
+            .iter()
+            .filter_map(|arg| arg.strip_prefix("--config."))
+            .map(|pair| match pair.split_once('=') {
+                Some((key, value)) => (key.to_owned(), value.to_owned()),
+                None => (pair.to_owned(), "true".to_owned()),
+            })
+            .collect();
+        cli
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -100,6 +125,19 @@ pub struct InstallArgs {
     /// Override the default registry.
     #[arg(long, value_name = "URL")]
     pub registry: Option<String>,
+
+    /// Install `dependencies` and `optionalDependencies` only (the
+    /// `production` setting).
+    #[arg(short = 'P', long = "prod", visible_alias = "production")]
+    pub prod: bool,
+
+    /// Install `devDependencies` only (the `dev` setting).
+    #[arg(short = 'D', long)]
+    pub dev: bool,
+
+    /// Leave `optionalDependencies` out (the `optional` setting).
+    #[arg(long)]
+    pub no_optional: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

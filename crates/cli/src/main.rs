@@ -9,12 +9,10 @@ mod reporter;
 
 use std::{io::IsTerminal, process::ExitCode};
 
-use clap::Parser;
-
 use crate::args::{Cli, Command, Reporter};
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = Cli::parse_with_config();
     init_tracing(cli.reporter);
     let _ = rustls::crypto::ring::default_provider().install_default();
 

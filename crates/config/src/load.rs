@@ -17,7 +17,7 @@ use crate::store_dir::{StoreDirOrigin, default_root, resolve_explicit_root, with
 use crate::yaml_file::{
     WORKSPACE_MANIFEST, find_workspace_dir, read_config_yaml, read_workspace_yaml,
 };
-use crate::{ConfigError, LoadOptions, dirs};
+use crate::{CliOverrides, ConfigError, LoadOptions, dirs};
 
 /// The sources, by name, before merging.
 struct Sources {
@@ -160,7 +160,7 @@ fn resolve_settings(
     let hoisting = hoisting(layers);
     let (modules_dir, virtual_store_dir) = modules_dirs(layers, &locations.workspace_root);
     let (side_effects_cache, side_effects_cache_readonly) = side_effects(layers);
-    let (production, dev) = included_groups(layers);
+    let (production, dev) = included_groups(&opts.cli);
     Config {
         cwd: opts.cwd.clone(),
         package_import_method: parsed(layers, "packageImportMethod", PackageImportMethod::parse),
@@ -567,13 +567,11 @@ fn side_effects(layers: &Layers) -> (bool, bool) {
     }
 }
 
-/// `production: true` alone means "prod only", `dev: true` alone "dev only".
-fn included_groups(layers: &Layers) -> (bool, bool) {
-    match (layers.opt_bool("production"), layers.opt_bool("dev")) {
-        (Some(true), None) => (true, false),
-        (None, Some(true)) => (false, true),
-        (production, dev) => (production.unwrap_or(true), dev.unwrap_or(true)),
-    }
+/// `(production, dev)`. pnpm 12.21 sets them from `--prod`/`--dev` only:
+/// `production`/`dev` in files, the environment or `--config.*` change
+/// nothing (docs/settings.md §2).
+fn included_groups(cli: &CliOverrides) -> (bool, bool) {
+    (!cli.dev || cli.prod, !cli.prod || cli.dev)
 }
 
 fn scalar_string(value: &Value) -> Option<String> {

@@ -40,4 +40,8 @@ pub struct CliOverrides {
     pub registry: Option<String>,
     /// Generic `--config.<kebab-key>=<value>` pairs, in command line order.
     pub config: Vec<(String, String)>,
+    /// `--prod`: dependencies and optional dependencies only.
+    pub prod: bool,
+    /// `--dev`: dev dependencies only.
+    pub dev: bool,
 }

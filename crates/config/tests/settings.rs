@@ -281,17 +281,26 @@ fn ci_and_frozen_lockfile() {
     assert!(!f.load().ci);
 }
 
+/// pnpm 12.21 takes `production`/`dev` from `--prod`/`--dev` only; as
+/// settings they change nothing (docs/layout.md §13.1).
 #[test]
 fn prod_and_dev_selection() {
     let mut f = Fixture::new();
-    f.cli
-        .config
-        .push(("production".to_owned(), "true".to_owned()));
+    f.cli.config = vec![
+        ("production".to_owned(), "true".to_owned()),
+        ("dev".to_owned(), "false".to_owned()),
+    ];
+    let c = f.load();
+    assert!(c.production && c.dev);
+    f.cli.config = Vec::new();
+    f.cli.prod = true;
     let c = f.load();
     assert!(c.production && !c.dev);
-    f.cli.config = vec![("dev".to_owned(), "true".to_owned())];
+    f.cli.prod = false;
+    f.cli.dev = true;
     let c = f.load();
     assert!(!c.production && c.dev);
+    f.cli.dev = false;
     f.cli.config = vec![("optional".to_owned(), "false".to_owned())];
     assert!(!f.load().optional);
 }

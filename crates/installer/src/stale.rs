@@ -2,7 +2,7 @@
 //! left agree with the new plan before anything is linked.
 //!
 //! * Laid out with other settings (store, virtual store dir, linker, hoist
-//!   patterns, included groups, layout version, per `.modules.yaml`): the
+//!   patterns, layout version, per `.modules.yaml`): the
 //!   modules directories are removed and everything is linked again, as
 //!   pnpm 12 relinks silently.
 //! * Otherwise the current lockfile (`<virtualStoreDir>/lock.yaml`) is
@@ -23,14 +23,15 @@ use pacquet_state::ModulesYaml;
 use crate::{InstallError, remove::remove_all, reporter::DirectDependency};
 
 /// `.modules.yaml` fields whose change means the tree must be rebuilt.
-const LAYOUT_FIELDS: [&str; 8] = [
+/// `included` is not one: other dependency groups are an ordinary repeat
+/// install (docs/layout.md §13.3).
+const LAYOUT_FIELDS: [&str; 7] = [
     "storeDir",
     "virtualStoreDir",
     "virtualStoreDirMaxLength",
     "nodeLinker",
     "hoistPattern",
     "publicHoistPattern",
-    "included",
     "layoutVersion",
 ];
 
@@ -118,7 +119,9 @@ pub fn reconcile(new: &Existing<'_>) -> Result<Reconciled, InstallError> {
     let Ok(current_text) = std::fs::read_to_string(&current_path) else {
         return Ok(reconciled);
     };
-    if current_text == new.wanted.to_yaml() {
+    // The same lockfile with every group installed both times: nothing to
+    // remove. (A partial install's plan is smaller than its lock.yaml says.)
+    if new.opts.included.all() && current_text == new.wanted.to_yaml() {
         reconciled.previous_direct = Some(crate::install::direct_dependencies(new.plan));
         return Ok(reconciled);
     }
@@ -146,6 +149,8 @@ fn previous_options<'a>(
 ) -> PlanOptions<'a> {
     let mut previous = opts.clone();
     previous.patches = crate::settings::recorded_patches(current);
+    // Its `lock.yaml` holds only the groups it installed (docs/layout.md §13.2).
+    previous.included = pacquet_planner::IncludedGroups::default();
     previous.importers = current
         .importers
         .keys()

@@ -3,13 +3,14 @@
 //! `projects/` registration.
 
 use std::{
+    collections::HashSet,
     path::Path,
     time::{SystemTime, UNIX_EPOCH},
 };
 
 use indexmap::IndexMap;
 use pacquet_config::Config;
-use pacquet_lockfile::{ProjectManifest, resolve_override_references};
+use pacquet_lockfile::{DependencyGroup, ProjectManifest, resolve_override_references};
 use serde_json::json;
 use sha2::{Digest, Sha256};
 
@@ -19,7 +20,7 @@ use pacquet_state::{
 };
 
 use crate::{InstallError, gates::CheckedLockfile};
-use pacquet_planner::{Plan, PlanOptions};
+use pacquet_planner::{IncludedGroups, Plan, PlanOptions};
 
 /// pnpm reads these files back; they say which pnpm version's layout they
 /// describe. pacquet builds pnpm 12.21's layout.
@@ -72,8 +73,11 @@ pub fn write_modules_state(inputs: &StateInputs<'_>) -> Result<(), InstallError>
     let vsd = root.join(&opts.virtual_store_dir);
     std::fs::create_dir_all(&vsd).map_err(InstallError::write(&vsd))?;
     let lock_path = vsd.join("lock.yaml");
-    write_atomic(&lock_path, current_lockfile(checked, plan).as_bytes())
-        .map_err(InstallError::write(&lock_path))?;
+    write_atomic(
+        &lock_path,
+        current_lockfile(checked, plan, opts.included).as_bytes(),
+    )
+    .map_err(InstallError::write(&lock_path))?;
 
     let yaml = modules_yaml(
         plan,
@@ -135,11 +139,44 @@ pub fn write_workspace_state(inputs: &StateInputs<'_>) -> Result<(), InstallErro
     Ok(())
 }
 
-/// `node_modules/.pnpm/lock.yaml`: pnpm 12 writes the wanted lockfile as
-/// is, skipped optional packages included (checked with the
-/// optional-platform fixture).
-fn current_lockfile(checked: &CheckedLockfile, _plan: &Plan) -> String {
-    checked.lockfile.to_yaml()
+/// `node_modules/.pnpm/lock.yaml`: what was installed (docs/layout.md
+/// §13.2). With every group that is the wanted lockfile as is, skipped
+/// optional packages included (checked with the optional-platform fixture).
+fn current_lockfile(checked: &CheckedLockfile, plan: &Plan, included: IncludedGroups) -> String {
+    if included.all() {
+        return checked.lockfile.to_yaml();
+    }
+    let mut current = checked.lockfile.clone();
+    for importer in current.importers.values_mut() {
+        let keep = |group| included.importer_group(group);
+        if !keep(DependencyGroup::Prod) {
+            importer.dependencies = None;
+        }
+        if !keep(DependencyGroup::Dev) {
+            importer.dev_dependencies = None;
+        }
+        if !keep(DependencyGroup::Optional) {
+            importer.optional_dependencies = None;
+        }
+    }
+    // The plan reached exactly these: installed, or skipped on this platform.
+    let reached: HashSet<&str> = plan
+        .slots
+        .iter()
+        .map(|slot| slot.dep_path.as_str())
+        .chain(plan.skipped.iter().map(String::as_str))
+        .chain(plan.skipped_below.iter().map(String::as_str))
+        .collect();
+    current
+        .snapshots
+        .retain(|key, _| reached.contains(key.as_str()));
+    let ids: HashSet<&str> = current.snapshots.keys().map(|k| k.package_id()).collect();
+    let packages = std::mem::take(&mut current.packages);
+    current.packages = packages
+        .into_iter()
+        .filter(|(key, _)| ids.contains(key.as_str()))
+        .collect();
+    current.to_yaml()
 }
 
 pub fn settings(config: &Config, store_dir: &str) -> WorkspaceStateSettings {
@@ -172,9 +209,12 @@ pub fn settings(config: &Config, store_dir: &str) -> WorkspaceStateSettings {
         .into_iter()
         .map(|(scope, url)| (scope.clone(), url.clone()))
         .collect();
-    if config.is_workspace && !config.packages.is_empty() {
-        s.workspace_package_patterns = config.packages.clone();
-    }
+    // docs/layout.md §13.4: only with a `pnpm-workspace.yaml`.
+    s.workspace_package_patterns = match (config.is_workspace, config.packages.is_empty()) {
+        (false, _) => None,
+        (true, true) => Some(vec![".".into()]),
+        (true, false) => Some(config.packages.clone()),
+    };
     let archs = &config.supported_architectures;
     if *archs != pacquet_config::SupportedArchitectures::default() {
         s.supported_architectures = Some(json!({

@@ -16,6 +16,26 @@ pub struct IncludedGroups {
     pub optional_dependencies: bool,
 }
 
+impl IncludedGroups {
+    /// Whether an importer's `group` is installed. An importer's
+    /// `optionalDependencies` go with its `dependencies`: a dev-only install
+    /// (`--dev`) leaves them out although `included` says they are on
+    /// (checked with pnpm 12.21, docs/layout.md §13).
+    pub fn importer_group(&self, group: pacquet_lockfile::DependencyGroup) -> bool {
+        use pacquet_lockfile::DependencyGroup;
+        match group {
+            DependencyGroup::Prod => self.dependencies,
+            DependencyGroup::Dev => self.dev_dependencies,
+            DependencyGroup::Optional => self.optional_dependencies && self.dependencies,
+        }
+    }
+
+    /// Every group on: the default install.
+    pub fn all(&self) -> bool {
+        *self == IncludedGroups::default()
+    }
+}
+
 impl Default for IncludedGroups {
     fn default() -> Self {
         IncludedGroups {

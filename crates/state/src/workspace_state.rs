@@ -47,7 +47,8 @@ pub struct WorkspaceStateSettings {
     /// `{os, cpu, libc}` as configured; written only when set.
     pub supported_architectures: Option<Value>,
     pub virtual_store_dir_max_length: u64,
-    pub workspace_package_patterns: Vec<String>,
+    /// `None` for a project without `pnpm-workspace.yaml`.
+    pub workspace_package_patterns: Option<Vec<String>>,
     /// Any further setting pnpm records (`overrides`, …), by its JSON key.
     pub extra: BTreeMap<String, Value>,
 }
@@ -82,7 +83,7 @@ impl WorkspaceStateSettings {
             store_dir: store_dir.to_owned(),
             supported_architectures: None,
             virtual_store_dir_max_length: 120,
-            workspace_package_patterns: vec![".".into()],
+            workspace_package_patterns: Some(vec![".".into()]),
             extra: BTreeMap::new(),
         }
     }
@@ -138,8 +139,9 @@ impl WorkspaceStateSettings {
         }
         let max = self.virtual_store_dir_max_length;
         m.insert("virtualStoreDirMaxLength".into(), json!(max));
-        let patterns = &self.workspace_package_patterns;
-        m.insert("workspacePackagePatterns".into(), json!(patterns));
+        if let Some(patterns) = &self.workspace_package_patterns {
+            m.insert("workspacePackagePatterns".into(), json!(patterns));
+        }
         Value::Object(m.into_iter().collect())
     }
 }

@@ -39,7 +39,9 @@ pub fn run(
             ignore_scripts: args.ignore_scripts.then_some(true),
             frozen_lockfile: args.frozen_lockfile.then_some(true),
             registry: args.registry.clone(),
-            config: Vec::new(),
+            config: install_config(cli, args),
+            prod: args.prod,
+            dev: args.dev,
         },
     };
     let config = pacquet_config::load(&options)
@@ -64,4 +66,15 @@ pub enum CliError {
     #[error("cannot determine the current directory: {0}")]
     #[diagnostic(code(ERR_PACQUET_CWD))]
     Cwd(std::io::Error),
+}
+
+/// `--config.*` pairs, then `--no-optional` as the setting it stands for
+/// (`optional=false`). `--prod` and `--dev` are not settings in pnpm 12
+/// (docs/layout.md §13.1).
+fn install_config(cli: &Cli, args: &InstallArgs) -> Vec<(String, String)> {
+    let mut config = cli.config.clone();
+    if args.no_optional {
+        config.push(("optional".to_owned(), "false".to_owned()));
+    }
+    config
 }

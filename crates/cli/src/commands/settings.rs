@@ -30,7 +30,10 @@ pub fn cwd(cli: &Cli) -> CliResult<PathBuf> {
 /// Loads the settings as `install` does. A relative `--store-dir` is left
 /// to the config loader, which resolves it against the workspace root as
 /// pnpm 12 does.
-pub fn load(cli: &Cli, overrides: CliOverrides) -> CliResult<Config> {
+pub fn load(cli: &Cli, mut overrides: CliOverrides) -> CliResult<Config> {
+    if overrides.config.is_empty() {
+        overrides.config = cli.config.clone();
+    }
     let options = LoadOptions {
         cwd: cwd(cli)?,
         env: std::env::vars().collect(),

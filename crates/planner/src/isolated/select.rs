@@ -97,14 +97,9 @@ pub(super) fn included_edges<'l>(
     opts: &PlanOptions,
     graph: &Graph,
 ) -> Result<Vec<DirectEdge<'l>>, PlanError> {
-    let included = |g: DependencyGroup| match g {
-        DependencyGroup::Prod => opts.included.dependencies,
-        DependencyGroup::Dev => opts.included.dev_dependencies,
-        DependencyGroup::Optional => opts.included.optional_dependencies,
-    };
     importer
         .dependency_refs()
-        .filter(|(g, _, _)| included(*g))
+        .filter(|(g, _, _)| opts.included.importer_group(*g))
         .map(|(g, alias, r): (DependencyGroup, &str, DepRef)| Ok((g, alias, graph.resolve(r)?)))
         .collect()
 }
