@@ -407,9 +407,19 @@ fn store_status_compares_patched_packages_with_their_patched_files() {
     pacquet_install_ok(&env, &project, &[]);
     let status = |expected: i32| {
         let ours = pacquet(&env, &project, &["store", "status"]);
-        assert_eq!(ours.status.code(), Some(expected), "pacquet: {}", stderr(&ours));
+        assert_eq!(
+            ours.status.code(),
+            Some(expected),
+            "pacquet: {}",
+            stderr(&ours)
+        );
         let pnpm = env.run(&project, &["store", "status"]);
-        assert_eq!(pnpm.status.code(), Some(expected), "pnpm: {}", stderr(&pnpm));
+        assert_eq!(
+            pnpm.status.code(),
+            Some(expected),
+            "pnpm: {}",
+            stderr(&pnpm)
+        );
     };
     status(0);
     // Replaced, not written through: the file may share the store's inode.

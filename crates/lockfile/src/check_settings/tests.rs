@@ -219,8 +219,9 @@ fn patch_hashes_in_both_formats() {
     assert_eq!(mismatch(&lf, &expected), None);
     // Written back as the hash alone, as pnpm 12 does.
     assert!(
-        lf.to_yaml()
-            .contains(&format!("patchedDependencies:\n  is-number@7.0.0: {hash}\n")),
+        lf.to_yaml().contains(&format!(
+            "patchedDependencies:\n  is-number@7.0.0: {hash}\n"
+        )),
         "{}",
         lf.to_yaml()
     );
