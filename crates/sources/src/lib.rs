@@ -10,7 +10,6 @@ mod download;
 mod error;
 mod git;
 mod git_hosted;
-mod glob;
 mod packlist;
 mod prepare;
 mod temp;
@@ -22,6 +21,7 @@ pub use download::{Authorize, Downloader, check_integrity, source_url};
 pub use error::SourceError;
 pub use git::fetch_git;
 pub use git_hosted::prepare_git_hosted;
+pub use packlist::packlist;
 
 /// `root/<path>` for a resolution's `path` (a package inside a monorepo),
 /// refusing paths that leave `root`.
