@@ -1,6 +1,9 @@
-//! Workspace project discovery from the `packages:` globs.
+//! Workspace project discovery from the `packages:` globs
+//! (docs/settings.md §5).
 
 use std::path::{Path, PathBuf};
+
+use globset::{GlobBuilder, GlobMatcher};
 
 use crate::ConfigError;
 
@@ -20,46 +23,93 @@ pub fn find_workspace_projects(
         };
         let pattern = normalize(pattern);
         if negated {
-            excludes.push(compile(&pattern, raw)?);
+            excludes.push(compile(&pattern, raw, false)?);
         } else {
-            includes.push(pattern);
+            // The manifest path is matched, so `pkgs/**` also finds `pkgs`.
+            let manifest = match pattern.as_str() {
+                "" => "package.json".to_owned(),
+                dir => format!("{dir}/package.json"),
+            };
+            includes.push(Include {
+                glob: compile(&manifest, raw, true)?,
+                depth: (!pattern.contains("**")).then(|| depth(&pattern)),
+            });
         }
     }
     let mut found = vec![root.to_path_buf()];
-    let escaped_root = glob::Pattern::escape(&root.to_string_lossy());
-    for pattern in &includes {
-        let full = if pattern.is_empty() {
-            format!("{escaped_root}/package.json")
-        } else {
-            format!("{escaped_root}/{pattern}/package.json")
-        };
-        let paths = glob::glob(&full).map_err(|err| ConfigError::InvalidPackagePattern {
-            pattern: pattern.clone(),
+    if !includes.is_empty() {
+        let max_depth = includes.iter().map(|i| i.depth).max().flatten();
+        walk(
+            root,
+            "",
+            max_depth,
+            &mut |rel: &str| {
+                let manifest = match rel {
+                    "" => "package.json".to_owned(),
+                    dir => format!("{dir}/package.json"),
+                };
+                includes.iter().any(|i| i.glob.is_match(&manifest))
+                    && !excludes.iter().any(|ex| ex.is_match(rel))
+            },
+            &mut found,
+        )
+        .map_err(|err| ConfigError::InvalidPackagePattern {
+            pattern: patterns.join(", "),
             message: err.to_string(),
         })?;
-        for manifest in paths.flatten() {
-            let Some(dir) = manifest.parent() else {
-                continue;
-            };
-            let Ok(relative) = dir.strip_prefix(root) else {
-                continue;
-            };
-            if relative
-                .components()
-                .any(|c| c.as_os_str() == "node_modules")
-            {
-                continue;
-            }
-            let relative_text = relative.to_string_lossy();
-            if excludes.iter().any(|ex| ex.matches(&relative_text)) {
-                continue;
-            }
-            found.push(dir.to_path_buf());
-        }
     }
     found.sort();
     found.dedup();
     Ok(found)
+}
+
+struct Include {
+    glob: GlobMatcher,
+    /// How deep a match can be; `None` with `**`.
+    depth: Option<usize>,
+}
+
+/// Collects the directories under `dir` holding a `package.json` that
+/// `wanted` accepts, not descending below `max_depth` levels or into
+/// `node_modules` and `.git`.
+fn walk(
+    dir: &Path,
+    rel: &str,
+    max_depth: Option<usize>,
+    wanted: &mut dyn FnMut(&str) -> bool,
+    found: &mut Vec<PathBuf>,
+) -> std::io::Result<()> {
+    if !rel.is_empty() && dir.join("package.json").is_file() && wanted(rel) {
+        found.push(dir.to_path_buf());
+    }
+    if max_depth.is_some_and(|max| depth(rel) >= max) {
+        return Ok(());
+    }
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Ok(());
+    };
+    for entry in entries {
+        let entry = entry?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name == "node_modules" || name == ".git" || !entry.file_type()?.is_dir() {
+            continue;
+        }
+        let child = if rel.is_empty() {
+            name
+        } else {
+            format!("{rel}/{name}")
+        };
+        walk(&entry.path(), &child, max_depth, wanted, found)?;
+    }
+    Ok(())
+}
+
+fn depth(rel: &str) -> usize {
+    if rel.is_empty() {
+        0
+    } else {
+        rel.split('/').count()
+    }
 }
 
 fn normalize(pattern: &str) -> String {
@@ -73,9 +123,15 @@ fn normalize(pattern: &str) -> String {
     }
 }
 
-fn compile(pattern: &str, raw: &str) -> Result<glob::Pattern, ConfigError> {
-    glob::Pattern::new(pattern).map_err(|err| ConfigError::InvalidPackagePattern {
-        pattern: raw.to_owned(),
-        message: err.to_string(),
-    })
+/// `literal_separator`: whether `*` stops at `/` (inclusions; exclusions
+/// match across it).
+fn compile(pattern: &str, raw: &str, literal_separator: bool) -> Result<GlobMatcher, ConfigError> {
+    GlobBuilder::new(pattern)
+        .literal_separator(literal_separator)
+        .build()
+        .map(|g| g.compile_matcher())
+        .map_err(|err| ConfigError::InvalidPackagePattern {
+            pattern: raw.to_owned(),
+            message: err.to_string(),
+        })
 }

@@ -1,36 +1,43 @@
-//! Hoisting patterns (`@pnpm/matcher`): `*` wildcards, `!` exclusions.
+//! Hoisting patterns (`@pnpm/matcher`, docs/layout.md §14): `*` matches
+//! any run of characters (`/` included: the input is a package name),
+//! everything else is literal; `!` excludes.
+
+use globset::{Glob, GlobMatcher};
 
 /// A compiled pattern list.
 #[derive(Debug, Clone)]
 pub(crate) struct Matcher {
-    rules: Vec<(bool, String)>,
+    /// `(exclusion, pattern)` in list order.
+    rules: Vec<(bool, GlobMatcher)>,
 }
 
 impl Matcher {
     pub(crate) fn new(patterns: &[String]) -> Self {
         let rules = patterns
             .iter()
-            .map(|p| match p.strip_prefix('!') {
-                Some(rest) => (true, rest.to_owned()),
-                None => (false, p.clone()),
+            .filter_map(|p| match p.strip_prefix('!') {
+                Some(rest) => Some((true, compile(rest)?)),
+                None => Some((false, compile(p)?)),
             })
             .collect();
         Matcher { rules }
     }
 
+    /// docs/layout.md §14: no patterns match nothing; only exclusions match what none of
+    /// them names; otherwise an inclusion must match and no later
+    /// exclusion may.
     pub(crate) fn matches(&self, input: &str) -> bool {
-        let has_include = self.rules.iter().any(|(ignore, _)| !ignore);
+        let has_include = self.rules.iter().any(|(exclude, _)| !exclude);
         if !has_include {
-            // Only exclusions: everything not excluded matches.
-            return !self.rules.is_empty() && !self.rules.iter().any(|(_, p)| glob(p, input));
+            return !self.rules.is_empty() && !self.rules.iter().any(|(_, g)| g.is_match(input));
         }
         let mut matched = false;
-        for (ignore, pattern) in &self.rules {
-            if *ignore {
-                if glob(pattern, input) {
+        for (exclude, glob) in &self.rules {
+            if *exclude {
+                if glob.is_match(input) {
                     matched = false;
                 }
-            } else if !matched && glob(pattern, input) {
+            } else if !matched && glob.is_match(input) {
                 matched = true;
             }
         }
@@ -38,24 +45,13 @@ impl Matcher {
     }
 }
 
-/// `*` matches any run of characters; everything else is literal.
-fn glob(pattern: &str, input: &str) -> bool {
-    let mut parts = pattern.split('*');
-    let first = parts.next().unwrap_or("");
-    let Some(mut rest) = input.strip_prefix(first) else {
-        return false;
-    };
-    let parts: Vec<&str> = parts.collect();
-    let Some((last, middle)) = parts.split_last() else {
-        return rest.is_empty();
-    };
-    for part in middle {
-        match rest.find(part) {
-            Some(i) => rest = &rest[i + part.len()..],
-            None => return false,
-        }
-    }
-    rest.len() >= last.len() && rest.ends_with(last)
+/// `*` stays a wildcard (crossing `/`), every other glob character is
+/// escaped. `None` only if globset rejects what is left, which escaping
+/// rules out.
+fn compile(pattern: &str) -> Option<GlobMatcher> {
+    let escaped: Vec<String> = pattern.split('*').map(globset::escape).collect();
+    let glob = escaped.join("*");
+    Glob::new(&glob).ok().map(|g| g.compile_matcher())
 }
 
 #[cfg(test)]
