@@ -53,6 +53,19 @@ fn optional_platform_packages_match_pnpm() {
     same_tree_as_pnpm("optional-platform");
 }
 
+/// An optional package whose `engines.node` excludes the running Node.js is
+/// skipped with everything only it needs, and listed in `skipped`.
+#[test]
+fn engine_skipped_optional_packages_match_pnpm() {
+    same_tree_as_pnpm("engines");
+}
+
+/// A non-optional one is installed with a warning.
+#[test]
+fn engine_mismatched_dependencies_match_pnpm() {
+    same_tree_as_pnpm("engines-strict");
+}
+
 #[test]
 fn hoisting_matches_pnpm() {
     same_tree_as_pnpm("hoisting");

@@ -220,3 +220,28 @@ fn damaged_store_file_is_refetched() {
     assert_eq!(registry.tarball_requests("pq-plain", "1.1.0"), 1);
     assert_eq!(std::fs::read(&file).unwrap(), original);
 }
+
+/// `engineStrict` turns pnpm 12's engine warning into
+/// ERR_PNPM_UNSUPPORTED_ENGINE, before anything is written.
+#[test]
+fn engine_strict_refuses_an_unsupported_engine() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let (env, project) = setup(&registry, tmp.path(), "engines-strict");
+    let settings = project.join("pnpm-workspace.yaml");
+    let mut text = std::fs::read_to_string(&settings).unwrap_or_default();
+    text.push_str("engineStrict: true\n");
+    std::fs::write(&settings, text).unwrap();
+    let pnpm = env.run(&project, &["install", "--frozen-lockfile"]);
+    assert_fails_with(&pnpm, "ERR_PNPM_UNSUPPORTED_ENGINE");
+    assert!(!project.join("node_modules").exists());
+    let out = pacquet(&env, &project, &["install", "--frozen-lockfile"]);
+    assert_fails_with(&out, "ERR_PNPM_UNSUPPORTED_ENGINE");
+    let unwrapped: String = stderr(&out).split_whitespace().collect();
+    assert!(
+        unwrapped.contains("Unsupportedengineforpq-future-node@1.0.0:wanted:{\"node\":\">=999\"}"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!project.join("node_modules").exists());
+}

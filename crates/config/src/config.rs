@@ -169,6 +169,9 @@ pub struct Config {
     pub supported_architectures: SupportedArchitectures,
     pub ignored_optional_dependencies: Vec<String>,
     pub engine_strict: bool,
+    /// `nodeVersion`: the Node.js version `engines.node` is checked against
+    /// instead of the `node` on `PATH`.
+    pub node_version: Option<String>,
     pub optimistic_repeat_install: bool,
     pub auto_install_peers: bool,
     pub exclude_links_from_lockfile: bool,

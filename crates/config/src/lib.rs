@@ -23,6 +23,7 @@ mod npmrc_sources;
 mod options;
 mod platform;
 mod projects;
+mod recognized;
 mod registry;
 mod store_dir;
 mod yaml_file;

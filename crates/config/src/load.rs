@@ -217,6 +217,7 @@ fn resolve_settings(
         supported_architectures: supported_architectures(layers.get("supportedArchitectures")),
         ignored_optional_dependencies: list_or_empty(layers, "ignoredOptionalDependencies"),
         engine_strict: layers.bool("engineStrict", false),
+        node_version: layers.string("nodeVersion"),
         optimistic_repeat_install: layers.bool("optimisticRepeatInstall", true),
         auto_install_peers: layers.bool("autoInstallPeers", true),
         exclude_links_from_lockfile: layers.bool("excludeLinksFromLockfile", false),

@@ -38,7 +38,12 @@ pub fn find_workspace_projects(
     }
     let mut found = vec![root.to_path_buf()];
     if !includes.is_empty() {
-        let max_depth = includes.iter().map(|i| i.depth).max().flatten();
+        // Any `**` lifts the limit.
+        let max_depth = includes
+            .iter()
+            .map(|i| i.depth)
+            .collect::<Option<Vec<usize>>>()
+            .and_then(|depths| depths.into_iter().max());
         walk(
             root,
             "",

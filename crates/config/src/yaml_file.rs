@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use crate::ConfigError;
-use crate::keys::kind_of;
 use crate::layer::Layer;
+use crate::recognized::is_recognized_workspace_key;
 
 /// The file that marks a workspace root.
 pub const WORKSPACE_MANIFEST: &str = "pnpm-workspace.yaml";
@@ -72,7 +72,7 @@ fn known_only(layer: Layer, file: &str) -> Layer {
     let known = layer
         .into_iter()
         .filter(|(key, _)| {
-            let ok = kind_of(key).is_some();
+            let ok = is_recognized_workspace_key(key);
             if !ok {
                 unknown.push(format!("{key:?}"));
             }
@@ -81,7 +81,7 @@ fn known_only(layer: Layer, file: &str) -> Layer {
         .collect();
     if !unknown.is_empty() {
         tracing::warn!(
-            "The following settings in {file} are not recognized by this version of pnpm and were ignored: {}.",
+            "The following settings in {file} are not recognized by this version of pacquet and were ignored: {}.",
             unknown.join(", ")
         );
     }

@@ -71,7 +71,9 @@ pub fn install(
     project_scripts.run_early()?;
     let checked = gates::read_checked_lockfile(config, req.frozen_lockfile)?;
     let tarball_url = |name: &str, version: &str| config.tarball_url(name, version);
-    let opts = settings::plan_options(config, &checked.projects, &checked.patches, &tarball_url);
+    let mut opts =
+        settings::plan_options(config, &checked.projects, &checked.patches, &tarball_url);
+    opts.node_version = settings::node_version(config, &checked.lockfile);
     let plan = plan(&checked.lockfile, &opts)?;
     refuse_unsupported(&plan)?;
     phases.mark("plan");
@@ -264,6 +266,11 @@ fn report_plan(plan: &Plan, reporter: &dyn Reporter) {
             package_id: key,
             reason: "unsupported platform",
         });
+    }
+    for warning in &plan.warnings {
+        if let Some(message) = &warning.message {
+            reporter.report(Event::Warning { message });
+        }
     }
 }
 

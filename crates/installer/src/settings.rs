@@ -39,6 +39,7 @@ pub fn plan_options<'a>(
     opts.ignore_scripts = config.ignore_scripts;
     opts.build_policy = BuildPolicy::new(&config.allow_builds, config.dangerously_allow_all_builds);
     opts.patches = patches.clone();
+    opts.engine_strict = config.engine_strict;
     opts.included = IncludedGroups {
         dependencies: config.production,
         dev_dependencies: config.dev,
@@ -84,4 +85,28 @@ pub fn recorded_patches(lockfile: &Lockfile) -> PatchSelectors<PatchFile> {
             (key, file)
         });
     PatchSelectors::new(recorded).unwrap_or_default()
+}
+
+/// The Node.js version `engines.node` is checked against: `nodeVersion`, or
+/// the `node` on `PATH`. Asking `node` costs a process (~40 ms here), so it
+/// is asked only when the answer can change the install: an optional
+/// package declares `engines.node` (it is skipped when excluded), or
+/// `engineStrict` is on (docs/lockfile.md §7).
+pub fn node_version(config: &Config, lockfile: &Lockfile) -> Option<String> {
+    if let Some(version) = &config.node_version {
+        return Some(version.clone());
+    }
+    let matters = config.engine_strict
+        || lockfile.snapshots.iter().any(|(key, snapshot)| {
+            snapshot.optional == Some(true)
+                && lockfile
+                    .packages
+                    .get(key.package_id())
+                    .and_then(|info| info.engines.as_ref())
+                    .is_some_and(|engines| engines.contains_key("node"))
+        });
+    matters
+        .then(pacquet_scripts::node_version)
+        .flatten()
+        .map(str::to_owned)
 }

@@ -133,8 +133,10 @@ pub struct PackageInfo {
     pub cpu: Option<Vec<String>>,
     #[serde(default)]
     pub os: Option<Vec<String>>,
+    /// A list, or (as some pnpm versions wrote it) one scalar; pnpm 12.21
+    /// reads both and writes back what it read (docs/lockfile.md §7).
     #[serde(default)]
-    pub libc: Option<Vec<String>>,
+    pub libc: Option<ListOrScalar>,
     #[serde(default)]
     pub deprecated: Option<String>,
     #[serde(default)]
@@ -287,5 +289,42 @@ impl Resolution {
             Resolution::Tarball { integrity, .. } => integrity.as_deref(),
             _ => None,
         }
+    }
+}
+
+/// A list of strings that may also be written as a single scalar
+/// (`libc: glibc`), kept as written so it is written back the same way.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ListOrScalar {
+    pub values: Vec<String>,
+    /// Written as a scalar.
+    pub scalar: bool,
+}
+
+impl std::ops::Deref for ListOrScalar {
+    type Target = [String];
+    fn deref(&self) -> &[String] {
+        &self.values
+    }
+}
+
+impl<'de> Deserialize<'de> for ListOrScalar {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Form {
+            One(String),
+            Many(Vec<String>),
+        }
+        Ok(match Form::deserialize(d)? {
+            Form::One(value) => ListOrScalar {
+                values: vec![value],
+                scalar: true,
+            },
+            Form::Many(values) => ListOrScalar {
+                values,
+                scalar: false,
+            },
+        })
     }
 }

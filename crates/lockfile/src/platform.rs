@@ -31,12 +31,12 @@ impl PackageInfo {
     /// holds the host value or the `supportedArchitectures` list; an empty
     /// `libc` means "unknown" (non-Linux hosts), which skips the libc check.
     pub fn supports_platform(&self, os: &[&str], cpu: &[&str], libc: &[&str]) -> bool {
-        let ok = |current: &[&str], wanted: &Option<Vec<String>>| {
-            wanted
-                .as_ref()
-                .is_none_or(|list| platform_list_matches(current, list))
+        let ok = |current: &[&str], wanted: Option<&[String]>| {
+            wanted.is_none_or(|list| platform_list_matches(current, list))
         };
-        ok(os, &self.os) && ok(cpu, &self.cpu) && (libc.is_empty() || ok(libc, &self.libc))
+        ok(os, self.os.as_deref())
+            && ok(cpu, self.cpu.as_deref())
+            && (libc.is_empty() || ok(libc, self.libc.as_deref()))
     }
 }
 

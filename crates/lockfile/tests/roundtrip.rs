@@ -73,3 +73,45 @@ fn pnpm10_patch_entries_are_written_as_hashes() {
     let lockfile = Lockfile::parse(&v10, &path).expect("pnpm 10 form parses");
     assert_eq!(lockfile.to_yaml(), text);
 }
+
+/// pnpm 12.21 reads `libc` written as a scalar (older pnpm versions wrote
+/// `libc: glibc`) and writes it back as one; `os` and `cpu` must be lists
+/// (a scalar is ERR_PNPM_BROKEN_LOCKFILE there too).
+#[test]
+fn scalar_libc_reads_and_writes_back() {
+    let path = fixture("tests/fixtures/optional/pnpm-lock.yaml");
+    let text = "lockfileVersion: '9.0'
+
+importers:
+
+  .:
+    optionalDependencies:
+      pq-linux:
+        specifier: 1.0.0
+        version: 1.0.0
+
+packages:
+
+  pq-linux@1.0.0:
+    resolution: {integrity: sha512-AAAA}
+    os: [linux]
+    libc: glibc
+
+snapshots:
+
+  pq-linux@1.0.0:
+    optional: true
+";
+    let lockfile = Lockfile::parse(text, &path).expect("scalar libc parses");
+    let info = lockfile.packages.values().next().unwrap();
+    assert_eq!(info.libc.as_deref(), Some(&["glibc".to_owned()][..]));
+    assert!(info.supports_platform(&["linux"], &["x64"], &["glibc"]));
+    assert!(!info.supports_platform(&["linux"], &["x64"], &["musl"]));
+    assert_eq!(lockfile.to_yaml(), text);
+    let scalar_os = text.replace("os: [linux]", "os: linux");
+    let err = Lockfile::parse(&scalar_os, &path).unwrap_err();
+    assert!(
+        matches!(err, pacquet_lockfile::LockfileError::Broken { .. }),
+        "{err}"
+    );
+}

@@ -48,6 +48,17 @@ pub enum PlanError {
     )]
     InvalidDependencyNames { names: Vec<String> },
 
+    /// `engineStrict` and a package whose `engines.node` excludes the
+    /// running Node.js.
+    #[error("{message}")]
+    #[diagnostic(
+        code(ERR_PNPM_UNSUPPORTED_ENGINE),
+        help(
+            "Use a Node.js version the package supports, or turn engineStrict off to install it with a warning."
+        )
+    )]
+    UnsupportedEngine { message: String },
+
     /// A `patchedDependencies` selector problem (conflicting ranges) or a
     /// key whose patch hash disagrees with the configured patch.
     #[error(transparent)]

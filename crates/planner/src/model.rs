@@ -183,11 +183,14 @@ pub struct ImporterPlan {
     pub direct: Vec<DirectDep>,
 }
 
-/// A non-optional package whose platform fields exclude every target: pnpm
-/// warns and installs it anyway.
+/// A non-optional package whose platform fields exclude every target, or
+/// whose `engines.node` excludes the running Node.js: pnpm warns and
+/// installs it anyway.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PlatformWarning {
     pub dep_path: String,
+    /// pnpm's text (`Unsupported engine for …`), when it prints one.
+    pub message: Option<String>,
 }
 
 /// The complete decision for one install.

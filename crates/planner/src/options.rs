@@ -98,6 +98,12 @@ pub struct PlanOptions<'a> {
     pub ignore_scripts: bool,
     /// `allowBuilds` and `dangerouslyAllowAllBuilds`.
     pub build_policy: BuildPolicy,
+    /// The Node.js version packages' `engines.node` is checked against
+    /// (`None`: unknown, nothing is checked).
+    pub node_version: Option<String>,
+    /// `engineStrict`: a non-optional package whose `engines.node` excludes
+    /// [`Self::node_version`] fails the install instead of warning.
+    pub engine_strict: bool,
     /// `patchedDependencies` of the configuration, files hashed.
     pub patches: PatchSelectors<PatchFile>,
 }
@@ -119,6 +125,8 @@ impl<'a> PlanOptions<'a> {
             tarball_url,
             ignore_scripts: false,
             build_policy: BuildPolicy::default(),
+            node_version: None,
+            engine_strict: false,
             patches: PatchSelectors::default(),
         }
     }

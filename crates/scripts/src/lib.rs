@@ -26,6 +26,6 @@ pub use runner::{
     run_dependency_builds, run_stage,
 };
 pub use side_effects::{
-    DepsHashMemo, HashInput, deps_hash, node_arch, node_major, node_platform, object_hash,
-    side_effects_cache_key,
+    DepsHashMemo, HashInput, deps_hash, node_arch, node_major, node_platform, node_version,
+    object_hash, side_effects_cache_key,
 };

@@ -339,10 +339,17 @@ fn write_package(out: &mut String, p: &PackageInfo) {
         key(out, 4, "engines");
         flow_string_map(out, engines);
     }
-    for (name, value) in [("cpu", &p.cpu), ("os", &p.os), ("libc", &p.libc)] {
+    for (name, value) in [("cpu", &p.cpu), ("os", &p.os)] {
         if let Some(v) = value {
             key(out, 4, name);
             flow_list(out, v);
+        }
+    }
+    if let Some(libc) = &p.libc {
+        key(out, 4, "libc");
+        match libc.values.as_slice() {
+            [one] if libc.scalar => scalar_value(out, one, 4),
+            values => flow_list(out, values),
         }
     }
     if let Some(v) = &p.deprecated {

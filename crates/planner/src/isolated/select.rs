@@ -33,8 +33,9 @@ pub(super) fn package_info<'l>(
         })
 }
 
-/// Flags optional snapshots that no target platform can install; returns a
-/// warning for each non-optional one.
+/// Flags optional snapshots that no target platform can install, or whose
+/// `engines.node` excludes the running Node.js (docs/lockfile.md §7);
+/// returns a warning for each non-optional one (`engineStrict`: an error).
 pub(super) fn mark_skipped(
     lockfile: &Lockfile,
     graph: &mut Graph,
@@ -56,18 +57,47 @@ pub(super) fn mark_skipped(
                 info.libc.as_deref(),
             )
         };
-        if installable {
+        let engine = engine_mismatch(info, opts.node_version.as_deref());
+        if installable && engine.is_none() {
             continue;
         }
         if optional {
             graph.skipped[i] = true;
-        } else {
-            warnings.push(PlatformWarning {
-                dep_path: graph.keys[i].to_string(),
-            });
+            continue;
         }
+        let package = graph.keys[i].package_id();
+        let message = engine.map(|(wanted, current)| {
+            format!("Unsupported engine for {package}: wanted: {wanted} (current: {current})")
+        });
+        if opts.engine_strict
+            && let Some(message) = message
+        {
+            return Err(PlanError::UnsupportedEngine { message });
+        }
+        warnings.push(PlatformWarning {
+            dep_path: graph.keys[i].to_string(),
+            message,
+        });
     }
     Ok(warnings)
+}
+
+/// `(wanted, current)` as pnpm prints them when `engines.node` excludes
+/// `node_version` (`{"node":">=999"}`, `{"node":"20.20.2"}`). A range that
+/// does not parse excludes every version, as in node-semver.
+fn engine_mismatch(info: &PackageInfo, node_version: Option<&str>) -> Option<(String, String)> {
+    let current = node_version?;
+    let wanted = info.engines.as_ref()?.get("node")?;
+    let version = nodejs_semver::Version::parse(current).ok()?;
+    let satisfied =
+        nodejs_semver::Range::parse(wanted).is_ok_and(|range| range.satisfies(&version));
+    (!satisfied).then(|| {
+        let quote = |s: &str| serde_json::Value::String(s.to_owned()).to_string();
+        (
+            format!("{{\"node\":{}}}", quote(wanted)),
+            format!("{{\"node\":{}}}", quote(current)),
+        )
+    })
 }
 
 pub(super) fn select_importers(

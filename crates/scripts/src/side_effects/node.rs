@@ -31,14 +31,24 @@ pub fn node_arch() -> &'static str {
 /// Major version of `node` on `PATH` (`node --version` runs once per
 /// process); `None` when there is no usable `node`.
 pub fn node_major() -> Option<u32> {
-    static MAJOR: OnceLock<Option<u32>> = OnceLock::new();
-    *MAJOR.get_or_init(|| {
-        let out = Command::new("node").arg("--version").output().ok()?;
-        if !out.status.success() {
-            return None;
-        }
-        parse_node_major(&String::from_utf8_lossy(&out.stdout))
-    })
+    parse_node_major(node_version()?)
+}
+
+/// The version of `node` on `PATH` without its `v` (`20.20.2`), asked once
+/// per process.
+pub fn node_version() -> Option<&'static str> {
+    static VERSION: OnceLock<Option<String>> = OnceLock::new();
+    VERSION
+        .get_or_init(|| {
+            let out = Command::new("node").arg("--version").output().ok()?;
+            if !out.status.success() {
+                return None;
+            }
+            let text = String::from_utf8_lossy(&out.stdout);
+            let text = text.trim();
+            Some(text.strip_prefix('v').unwrap_or(text).to_owned())
+        })
+        .as_deref()
 }
 
 /// `v20.20.2` → 20.

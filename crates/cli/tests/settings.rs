@@ -1,0 +1,117 @@
+//! Settings pnpm 12 recognizes are accepted quietly; unknown ones get
+//! pnpm's warning, naming pacquet (docs/settings.md §4).
+
+mod support;
+
+use std::path::Path;
+
+use pacquet_testing::{PnpmEnv, Registry, prepare_project};
+use support::{pacquet_install_ok, stderr};
+
+#[test]
+fn only_unrecognized_workspace_settings_are_warned_about() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let project = tmp.path().join("project");
+    prepare_project("basic", &project, &registry.url());
+    let settings = project.join("pnpm-workspace.yaml");
+    let mut text = std::fs::read_to_string(&settings).unwrap_or_default();
+    text.push_str("\ndedupeInjectedDeps: true\nblockExoticSubdeps: true\nallowUnusedPatches: true\nzzNotASetting: true\n");
+    std::fs::write(&settings, text).unwrap();
+    let env = PnpmEnv::new(&tmp.path().join("env"), &registry.url());
+
+    let pnpm = env.run_ok(&project, &["install", "--frozen-lockfile"]);
+    let pnpm_text = stderr(&pnpm) + &String::from_utf8_lossy(&pnpm.stdout);
+    assert!(pnpm_text.contains("\"zzNotASetting\""), "{pnpm_text}");
+    assert!(!pnpm_text.contains("dedupeInjectedDeps"), "{pnpm_text}");
+
+    let out = pacquet_install_ok(&env, &project, &[]);
+    let ours = stderr(&out);
+    let unwrapped: String = ours.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        unwrapped.contains(
+            "are not recognized by this version of pacquet and were ignored: \"zzNotASetting\""
+        ),
+        "{ours}"
+    );
+    for known in [
+        "dedupeInjectedDeps",
+        "blockExoticSubdeps",
+        "allowUnusedPatches",
+    ] {
+        assert!(!ours.contains(known), "{known} warned about: {ours}");
+    }
+}
+/// The projects `packages:` selects are the ones pnpm 12 lists: `**` also
+/// finds the directory itself, exclusions match anywhere below, braces and
+/// hidden directories work, `node_modules` never counts.
+#[test]
+fn workspace_projects_are_the_ones_pnpm_finds() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    let dirs = [
+        "",
+        "packages",
+        "packages/a",
+        "packages/b/test/c",
+        "packages/private",
+        "packages/deep/x/y",
+        "packages/node_modules/z",
+        "apps/web",
+        "libs/core",
+        "tools",
+        ".hidden/h",
+        "other/test",
+    ];
+    for dir in dirs {
+        let name = format!("p{}", dir.replace(['/', '.'], "-"));
+        std::fs::create_dir_all(root.join(dir)).unwrap();
+        let manifest = format!(r#"{{"name":"{name}","version":"1.0.0"}}"#);
+        std::fs::write(root.join(dir).join("package.json"), manifest).unwrap();
+    }
+    let patterns = [
+        "packages/**",
+        "!**/test/**",
+        "{apps,libs}/*",
+        "./tools/",
+        "!packages/private",
+        ".hidden/*",
+    ];
+    let yaml: String = patterns.iter().map(|p| format!("  - \"{p}\"\n")).collect();
+    std::fs::write(
+        root.join("pnpm-workspace.yaml"),
+        format!("packages:\n{yaml}"),
+    )
+    .unwrap();
+
+    let env = pacquet_testing::PnpmEnv::new(&root.join("../env"), "http://127.0.0.1:9/");
+    let out = env.run_ok(root, &["ls", "-r", "--depth", "-1", "--json"]);
+    let listed: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mut by_pnpm: Vec<String> = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| relative(root, Path::new(p["path"].as_str().unwrap())))
+        .collect();
+    by_pnpm.sort();
+
+    let patterns: Vec<String> = patterns.iter().map(|p| (*p).to_owned()).collect();
+    let ours: Vec<String> = pacquet_config::find_workspace_projects(root, &patterns)
+        .unwrap()
+        .iter()
+        .map(|p| relative(root, p))
+        .collect();
+    assert_eq!(ours, by_pnpm);
+    assert!(
+        ours.contains(&"packages".to_owned()) && !ours.contains(&"packages/private".to_owned())
+    );
+}
+
+fn relative(root: &Path, path: &Path) -> String {
+    let root = root.canonicalize().unwrap();
+    let path = path.canonicalize().unwrap();
+    path.strip_prefix(&root)
+        .unwrap()
+        .to_string_lossy()
+        .into_owned()
+}
