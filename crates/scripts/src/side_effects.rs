@@ -3,6 +3,7 @@
 mod cache_key;
 mod deps_hash;
 mod node;
+mod node_cache;
 pub(crate) mod object_hash;
 
 pub use cache_key::side_effects_cache_key;

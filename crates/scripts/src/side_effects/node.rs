@@ -35,18 +35,27 @@ pub fn node_major() -> Option<u32> {
 }
 
 /// The version of `node` on `PATH` without its `v` (`20.20.2`), asked once
-/// per process.
+/// per process. Asking costs a process (~40 ms here, a tenth of a warm
+/// install), so the answer is cached per `node` binary (docs/store.md §9.2).
 pub fn node_version() -> Option<&'static str> {
     static VERSION: OnceLock<Option<String>> = OnceLock::new();
     VERSION
         .get_or_init(|| {
+            let binary = super::node_cache::NodeBinary::on_path();
+            if let Some(version) = binary.as_ref().and_then(|b| b.cached_version()) {
+                return Some(version);
+            }
             let out = Command::new("node").arg("--version").output().ok()?;
             if !out.status.success() {
                 return None;
             }
             let text = String::from_utf8_lossy(&out.stdout);
             let text = text.trim();
-            Some(text.strip_prefix('v').unwrap_or(text).to_owned())
+            let version = text.strip_prefix('v').unwrap_or(text).to_owned();
+            if let Some(binary) = binary {
+                binary.remember(&version);
+            }
+            Some(version)
         })
         .as_deref()
 }
