@@ -245,3 +245,20 @@ fn engine_strict_refuses_an_unsupported_engine() {
     );
     assert!(!project.join("node_modules").exists());
 }
+
+/// Without `engineStrict` the same package installs, with pnpm's warning.
+#[test]
+fn an_unsupported_engine_warns_like_pnpm() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let (env, project) = setup(&registry, tmp.path(), "engines-strict");
+    let warning = r#"[WARN] Unsupported engine for pq-future-node@1.0.0: wanted: {"node":">=999"}"#;
+    let pnpm = env.run_ok(&project, &["install", "--frozen-lockfile"]);
+    let pnpm_out = String::from_utf8_lossy(&pnpm.stdout).into_owned() + &stderr(&pnpm);
+    assert!(pnpm_out.contains(warning), "{pnpm_out}");
+    let other = tmp.path().join("other");
+    pacquet_testing::prepare_project("engines-strict", &other, &registry.url());
+    let out = pacquet_install_ok(&env, &other, &[]);
+    let ours = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(ours.contains(warning), "{ours}");
+}

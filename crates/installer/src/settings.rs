@@ -88,24 +88,19 @@ pub fn recorded_patches(lockfile: &Lockfile) -> PatchSelectors<PatchFile> {
 }
 
 /// The Node.js version `engines.node` is checked against: `nodeVersion`, or
-/// the `node` on `PATH`. Asking `node` costs a process (~40 ms here), so it
-/// is asked only when the answer can change the install: an optional
-/// package declares `engines.node` (it is skipped when excluded), or
-/// `engineStrict` is on (docs/lockfile.md §7).
+/// the `node` on `PATH` (its answer cached per binary, docs/store.md §9.2),
+/// asked only when some package declares `engines.node`
+/// (docs/lockfile.md §7).
 pub fn node_version(config: &Config, lockfile: &Lockfile) -> Option<String> {
     if let Some(version) = &config.node_version {
         return Some(version.clone());
     }
-    let matters = config.engine_strict
-        || lockfile.snapshots.iter().any(|(key, snapshot)| {
-            snapshot.optional == Some(true)
-                && lockfile
-                    .packages
-                    .get(key.package_id())
-                    .and_then(|info| info.engines.as_ref())
-                    .is_some_and(|engines| engines.contains_key("node"))
-        });
-    matters
+    let declared = lockfile.packages.values().any(|info| {
+        info.engines
+            .as_ref()
+            .is_some_and(|engines| engines.contains_key("node"))
+    });
+    declared
         .then(pacquet_scripts::node_version)
         .flatten()
         .map(str::to_owned)
