@@ -115,3 +115,43 @@ fn relative(root: &Path, path: &Path) -> String {
         .to_string_lossy()
         .into_owned()
 }
+
+/// What the workspace state records for `trustPolicy`,
+/// `trustPolicyIgnoreAfter` and an empty `packages:` list equals pnpm 12's.
+#[test]
+fn recorded_settings_match_pnpm() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let extra = "\npackages: []\ntrustPolicy: no-downgrade\ntrustPolicyIgnoreAfter: 10080\n";
+    let setup = |tool: &str| {
+        let project = tmp.path().join(tool).join("project");
+        prepare_project("basic", &project, &registry.url());
+        let settings = project.join("pnpm-workspace.yaml");
+        let mut text = std::fs::read_to_string(&settings).unwrap_or_default();
+        text.push_str(extra);
+        std::fs::write(&settings, text).unwrap();
+        let env = PnpmEnv::new(&tmp.path().join(tool).join("env"), &registry.url());
+        (project, env)
+    };
+    let (by_pnpm, pnpm_env) = setup("pnpm");
+    pnpm_env.install_frozen(&by_pnpm);
+    let (ours, env) = setup("pacquet");
+    pacquet_install_ok(&env, &ours, &[]);
+    let opts = pacquet_testing::DiffOptions::for_installs(
+        &by_pnpm,
+        &pnpm_env.store_dir,
+        &ours,
+        &env.store_dir,
+    );
+    pacquet_testing::assert_trees_equal(&by_pnpm, &ours, &opts);
+    let state =
+        std::fs::read_to_string(ours.join("node_modules/.pnpm-workspace-state-v1.json")).unwrap();
+    assert!(
+        state.contains("\"trustPolicy\": \"no-downgrade\""),
+        "{state}"
+    );
+    assert!(
+        state.contains("\"workspacePackagePatterns\": []"),
+        "{state}"
+    );
+}

@@ -83,6 +83,13 @@ pub struct Config {
     pub is_workspace: bool,
     /// `packages:` of `pnpm-workspace.yaml`.
     pub packages: Vec<String>,
+    /// Whether `pnpm-workspace.yaml` has a `packages` key (even `[]`).
+    pub packages_declared: bool,
+    /// `trustPolicy`, as set (pacquet does not verify; recorded in the
+    /// workspace state as pnpm 12 does).
+    pub trust_policy: Option<String>,
+    /// `trustPolicyIgnoreAfter` (minutes), as set.
+    pub trust_policy_ignore_after: Option<u64>,
     /// Store directory, including the `v11` component.
     pub store_dir: PathBuf,
     /// pnpm home (`$PNPM_HOME`, …).

@@ -155,6 +155,10 @@ impl Layers {
         self.typed(key, Value::as_f64).unwrap_or(default)
     }
 
+    pub fn opt_u64(&self, key: &str) -> Option<u64> {
+        self.typed(key, Value::as_u64)
+    }
+
     pub fn string(&self, key: &str) -> Option<String> {
         self.typed(key, |v| v.as_str().map(str::to_owned))
     }

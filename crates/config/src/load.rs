@@ -108,6 +108,7 @@ struct Locations {
     workspace_root: PathBuf,
     is_workspace: bool,
     packages: Vec<String>,
+    packages_declared: bool,
     store_dir: PathBuf,
     pnpm_home: PathBuf,
     config_dir: PathBuf,
@@ -137,6 +138,7 @@ fn resolve_locations(
             .get("packages")
             .and_then(string_list)
             .unwrap_or_default(),
+        packages_declared: sources.workspace.contains_key("packages"),
         workspace_root,
         is_workspace,
         store_dir,
@@ -233,6 +235,9 @@ fn resolve_settings(
         workspace_root: locations.workspace_root,
         is_workspace: locations.is_workspace,
         packages: locations.packages,
+        packages_declared: locations.packages_declared,
+        trust_policy: layers.string("trustPolicy"),
+        trust_policy_ignore_after: layers.opt_u64("trustPolicyIgnoreAfter"),
         store_dir: locations.store_dir,
         pnpm_home: locations.pnpm_home,
         config_dir: locations.config_dir,

@@ -210,10 +210,10 @@ pub fn settings(config: &Config, store_dir: &str) -> WorkspaceStateSettings {
         .map(|(scope, url)| (scope.clone(), url.clone()))
         .collect();
     // docs/layout.md §13.4: only with a `pnpm-workspace.yaml`.
-    s.workspace_package_patterns = match (config.is_workspace, config.packages.is_empty()) {
+    s.workspace_package_patterns = match (config.is_workspace, config.packages_declared) {
         (false, _) => None,
-        (true, true) => Some(vec![".".into()]),
-        (true, false) => Some(config.packages.clone()),
+        (true, false) => Some(vec![".".into()]),
+        (true, true) => Some(config.packages.clone()),
     };
     let archs = &config.supported_architectures;
     if *archs != pacquet_config::SupportedArchitectures::default() {
@@ -226,6 +226,14 @@ pub fn settings(config: &Config, store_dir: &str) -> WorkspaceStateSettings {
     // pnpm 12 records it when set (checked with the fixture projects).
     if config.trust_lockfile {
         s.extra.insert("trustLockfile".into(), json!(true));
+    }
+    // Recorded when set (checked with a project setting both, docs/layout.md §9).
+    if let Some(policy) = &config.trust_policy {
+        s.extra.insert("trustPolicy".into(), json!(policy));
+    }
+    if let Some(minutes) = config.trust_policy_ignore_after {
+        s.extra
+            .insert("trustPolicyIgnoreAfter".into(), json!(minutes));
     }
     if !config.overrides.is_empty() {
         s.extra
