@@ -166,6 +166,9 @@ impl Reporter for DefaultReporter {
                 }
             }
             Event::Warning { message } => self.println(&format!("[WARN] {message}")),
+            Event::LockfileVerified { entries, millis } => self.println(&format!(
+                "✓ Lockfile passes supply-chain policies ({entries} entries in {millis}ms)"
+            )),
             Event::UpToDate => {
                 self.println("Lockfile is up to date, resolution step is skipped");
                 self.println("Already up to date");
@@ -370,6 +373,11 @@ impl Reporter for NdjsonReporter {
             Event::Warning { message } => {
                 self.emit("pnpm", "warn", json!({"message": message, "prefix": prefix}))
             }
+            Event::LockfileVerified { entries, millis } => self.emit(
+                "pnpm:lockfile-verification",
+                "debug",
+                json!({"status": "done", "entries": entries, "elapsedMs": millis}),
+            ),
             Event::UpToDate => self.emit(
                 "pnpm",
                 "info",

@@ -85,11 +85,20 @@ pub struct Config {
     pub packages: Vec<String>,
     /// Whether `pnpm-workspace.yaml` has a `packages` key (even `[]`).
     pub packages_declared: bool,
-    /// `trustPolicy`, as set (pacquet does not verify; recorded in the
-    /// workspace state as pnpm 12 does).
+    /// `trustPolicy`, as set (`no-downgrade` or `off`; checked by the
+    /// lockfile verification, docs/supply-chain.md).
     pub trust_policy: Option<String>,
+    /// `trustPolicyExclude`: `name` / `name@v1 || v2` / glob patterns.
+    pub trust_policy_exclude: Vec<String>,
     /// `trustPolicyIgnoreAfter` (minutes), as set.
     pub trust_policy_ignore_after: Option<u64>,
+    /// `minimumReleaseAge` in minutes (pnpm 12 default 1440; 0 disables).
+    pub minimum_release_age: u64,
+    /// `minimumReleaseAgeExclude`: `name` / `name@v1 || v2` / glob patterns.
+    pub minimum_release_age_exclude: Vec<String>,
+    /// `minimumReleaseAgeIgnoreMissingTime` (default `true`): a registry
+    /// without publish times passes the age check instead of failing it.
+    pub minimum_release_age_ignore_missing_time: bool,
     /// Store directory, including the `v11` component.
     pub store_dir: PathBuf,
     /// pnpm home (`$PNPM_HOME`, …).

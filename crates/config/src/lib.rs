@@ -18,6 +18,7 @@ mod error;
 mod keys;
 mod layer;
 mod load;
+pub mod name_pattern;
 mod npmrc;
 mod npmrc_sources;
 mod options;

@@ -237,7 +237,12 @@ fn resolve_settings(
         packages: locations.packages,
         packages_declared: locations.packages_declared,
         trust_policy: layers.string("trustPolicy"),
+        trust_policy_exclude: list_or_empty(layers, "trustPolicyExclude"),
         trust_policy_ignore_after: layers.opt_u64("trustPolicyIgnoreAfter"),
+        minimum_release_age: layers.u64("minimumReleaseAge", 1440),
+        minimum_release_age_exclude: list_or_empty(layers, "minimumReleaseAgeExclude"),
+        minimum_release_age_ignore_missing_time: layers
+            .bool("minimumReleaseAgeIgnoreMissingTime", true),
         store_dir: locations.store_dir,
         pnpm_home: locations.pnpm_home,
         config_dir: locations.config_dir,

@@ -31,6 +31,11 @@ pub enum InstallError {
     #[diagnostic(transparent)]
     Tarball(#[from] pacquet_tarball::TarballError),
 
+    /// The lockfile failed the supply-chain verification.
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Verification(pacquet_verification::VerifyError),
+
     #[error(transparent)]
     #[diagnostic(transparent)]
     Source(#[from] pacquet_sources::SourceError),

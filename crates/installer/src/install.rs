@@ -22,7 +22,7 @@ use crate::{
     settings,
     stale::Reconciled,
     store::Store,
-    symlinks, up_to_date,
+    symlinks, up_to_date, verify,
     write_state::{self, StateInputs},
 };
 pub use summary::InstallSummary;
@@ -52,7 +52,9 @@ pub fn install(
         });
     }
     let modules_dir = config.workspace_root.join(&config.modules_dir);
-    if up_to_date::is_up_to_date(config, &modules_dir, &config.virtual_store_dir) {
+    if up_to_date::is_up_to_date(config, &modules_dir, &config.virtual_store_dir)
+        && verify::needs_no_verification(config)
+    {
         phases.mark("up-to-date");
         reporter.report(Event::UpToDate);
         return Ok(InstallSummary::default());
@@ -70,6 +72,10 @@ pub fn install(
     // pnpm 12 runs the root's `preinstall` first, before the lockfile checks.
     project_scripts.run_early()?;
     let checked = gates::read_checked_lockfile(config, req.frozen_lockfile)?;
+    if let Some(verified) = verify::verify_lockfile(config, &checked.lockfile, runtime)? {
+        phases.mark("verify");
+        report_verified(&verified, reporter);
+    }
     let tarball_url = |name: &str, version: &str| config.tarball_url(name, version);
     let mut opts =
         settings::plan_options(config, &checked.projects, &checked.patches, &tarball_url);
@@ -254,6 +260,15 @@ fn build_settings(config: &Config) -> BuildSettings {
         child_concurrency: config.child_concurrency.max(1),
         side_effects_read: config.side_effects_cache,
         side_effects_write: config.side_effects_cache && !config.side_effects_cache_readonly,
+    }
+}
+
+fn report_verified(verified: &pacquet_verification::Verified, reporter: &dyn Reporter) {
+    if let pacquet_verification::Verified::Checked { entries, elapsed } = verified {
+        reporter.report(Event::LockfileVerified {
+            entries: *entries,
+            millis: elapsed.as_millis() as u64,
+        });
     }
 }
 

@@ -28,6 +28,7 @@ mod stale;
 mod store;
 mod symlinks;
 mod up_to_date;
+mod verify;
 mod warm;
 mod write_state;
 

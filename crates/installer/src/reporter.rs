@@ -58,6 +58,9 @@ pub enum Event<'a> {
     Warning { message: &'a str },
     /// Nothing changed since the last install: nothing was done.
     UpToDate,
+    /// The lockfile passed the supply-chain verification against the
+    /// registry (not reported when a recorded verification covered it).
+    LockfileVerified { entries: usize, millis: u64 },
 }
 
 /// Receives install events. Must be cheap: it is called from worker threads.

@@ -197,6 +197,8 @@ pub fn settings(config: &Config, store_dir: &str) -> WorkspaceStateSettings {
     s.hoist_pattern = config.hoist_pattern.clone();
     s.hoist_workspace_packages = config.hoist_workspace_packages;
     s.inject_workspace_packages = config.inject_workspace_packages;
+    s.minimum_release_age = config.minimum_release_age;
+    s.minimum_release_age_ignore_missing_time = config.minimum_release_age_ignore_missing_time;
     s.optional = config.optional;
     s.peers_suffix_max_length = config.peers_suffix_max_length;
     s.production = config.production;
@@ -230,6 +232,15 @@ pub fn settings(config: &Config, store_dir: &str) -> WorkspaceStateSettings {
     // Recorded when set (checked with a project setting both, docs/layout.md §9).
     if let Some(policy) = &config.trust_policy {
         s.extra.insert("trustPolicy".into(), json!(policy));
+    }
+    // Lists as written (checked with pnpm 12.21, docs/supply-chain.md §5).
+    if !config.minimum_release_age_exclude.is_empty() {
+        let excludes = json!(config.minimum_release_age_exclude);
+        s.extra.insert("minimumReleaseAgeExclude".into(), excludes);
+    }
+    if !config.trust_policy_exclude.is_empty() {
+        let excludes = json!(config.trust_policy_exclude);
+        s.extra.insert("trustPolicyExclude".into(), excludes);
     }
     if let Some(minutes) = config.trust_policy_ignore_after {
         s.extra

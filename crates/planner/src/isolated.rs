@@ -8,7 +8,6 @@ mod graph;
 mod hoist;
 mod links;
 mod names;
-mod pattern;
 mod planner;
 mod select;
 

@@ -75,6 +75,7 @@ impl<'a> Downloader<'a> {
             integrity,
             authorization: authorization.as_deref(),
             package_id,
+            accept: None,
         };
         Ok(self.fetcher()?.download(&req).await?)
     }

@@ -3,7 +3,7 @@
 
 use std::error::Error as _;
 
-use reqwest::header::{AUTHORIZATION, HeaderValue};
+use reqwest::header::{ACCEPT, AUTHORIZATION, HeaderValue};
 use ssri::Integrity;
 use tokio::sync::Semaphore;
 
@@ -26,6 +26,9 @@ pub struct DownloadRequest<'a> {
     pub authorization: Option<&'a str>,
     /// `name@version`, for messages.
     pub package_id: &'a str,
+    /// `Accept` header; `None` for tarballs. Packument requests set it
+    /// (docs/supply-chain.md §6).
+    pub accept: Option<&'a str>,
 }
 
 /// Downloads tarballs; cheap to share behind an `Arc`.
@@ -114,6 +117,9 @@ impl Fetcher {
             let mut request = self.client.get(req.url);
             if let Some(value) = &authorization {
                 request = request.header(AUTHORIZATION, value.clone());
+            }
+            if let Some(accept) = req.accept {
+                request = request.header(ACCEPT, accept);
             }
             match request.send().await {
                 Ok(response) => break response,

@@ -14,6 +14,7 @@ fn request<'a>(url: &'a str, integrity: Option<&'a str>) -> DownloadRequest<'a> 
         integrity,
         authorization: None,
         package_id: "pq-plain@1.0.0",
+        accept: None,
     }
 }
 

@@ -19,6 +19,7 @@
 pub mod diff;
 pub mod fixtures;
 mod gzip;
+pub mod merge_patch;
 pub mod pack;
 mod packument;
 pub mod paths;

@@ -2,11 +2,9 @@
 
 use std::collections::HashSet;
 
-use super::{
-    graph::{Edge, Graph, WalkEntry},
-    pattern::Matcher,
-};
+use super::graph::{Edge, Graph, WalkEntry};
 use crate::HoistKind;
+use pacquet_config::name_pattern::Matcher;
 
 /// What a hoisting candidate points at.
 #[derive(Debug, Clone, PartialEq, Eq)]

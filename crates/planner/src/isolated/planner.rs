@@ -1,6 +1,7 @@
 //! [`plan`]: lockfile + options → [`Plan`].
 
 use indexmap::IndexMap;
+use pacquet_config::name_pattern::Matcher;
 use pacquet_lockfile::Lockfile;
 
 use super::{
@@ -8,7 +9,6 @@ use super::{
     hoist::{Candidate, HoistInput, hoist},
     links::{HoistDirs, Links},
     names::check_names,
-    pattern::Matcher,
     select::{
         DirectEdge, ENTRY_ORDER, importer_edges, mark_skipped, package_info, select_importers,
         skipped_keys,

@@ -1,12 +1,13 @@
 //! `pacquet-test-registry`: the loopback test registry for manual use.
 //!
 //! ```text
-//! pacquet-test-registry serve [--port N] [--packages DIR | --mirror DIR]
+//! pacquet-test-registry serve [--port N] [--packages DIR | --mirror DIR] [--overlay FILE]
 //! pacquet-test-registry regenerate [PROJECT…]
 //! ```
 //!
 //! `serve` prints the registry URL and serves until stdin closes or the
-//! process is killed. `regenerate` rewrites the fixture projects' lockfiles
+//! process is killed. `--overlay FILE` reads a JSON object of package name
+//! to merge patch ([`Registry::patch_packument`]). `regenerate` rewrites the fixture projects' lockfiles
 //! with pnpm 12 (see `pacquet_testing::regenerate`).
 
 use std::io::Read;
@@ -25,7 +26,7 @@ fn main() {
         }
         _ => {
             eprintln!(
-                "usage: pacquet-test-registry serve [--port N] [--packages DIR | --mirror DIR]"
+                "usage: pacquet-test-registry serve [--port N] [--packages DIR | --mirror DIR] [--overlay FILE]"
             );
             eprintln!("       pacquet-test-registry regenerate [PROJECT…]");
             std::process::exit(2);
@@ -37,6 +38,7 @@ fn serve(args: &[String]) {
     let mut port = 0u16;
     let mut packages = pacquet_testing::packages_dir();
     let mut mirror: Option<PathBuf> = None;
+    let mut overlay: Option<PathBuf> = None;
     let mut it = args.iter();
     while let Some(flag) = it.next() {
         let value = it.next().unwrap_or_else(|| {
@@ -47,6 +49,7 @@ fn serve(args: &[String]) {
             "--port" => port = value.parse().expect("port number"),
             "--packages" => packages = PathBuf::from(value),
             "--mirror" => mirror = Some(PathBuf::from(value)),
+            "--overlay" => overlay = Some(PathBuf::from(value)),
             other => {
                 eprintln!("unknown flag {other}");
                 std::process::exit(2);
@@ -57,6 +60,14 @@ fn serve(args: &[String]) {
         Some(dir) => Registry::start_mirror_on_port(dir, port),
         None => Registry::start_on_port(packages, port),
     };
+    if let Some(path) = overlay {
+        let text = std::fs::read_to_string(&path).expect("read overlay");
+        let patches: serde_json::Map<String, serde_json::Value> =
+            serde_json::from_str(&text).expect("overlay is a JSON object");
+        for (name, patch) in patches {
+            registry.patch_packument(&name, patch);
+        }
+    }
     println!("{}", registry.url());
     // Serve until stdin reaches EOF (or the process is killed).
     let mut sink = Vec::new();

@@ -10,7 +10,8 @@
 //!   `versions.<v>` = manifest + `dist {tarball, integrity, shasum}`, `time`)
 //! * `GET /<name>/-/<file>.tgz` → tarball bytes
 //!
-//! Every request is counted by decoded path (see [`Registry::request_count`])
+//! [`Registry::patch_packument`] changes what a packument says (publish
+//! times, trust evidence). Every request is counted by decoded path (see [`Registry::request_count`])
 //! and can be made to fail with [`Registry::fail_next`].
 
 mod fault;
@@ -37,6 +38,8 @@ pub(crate) struct Shared {
     /// `(path, Authorization header)` of every request, in arrival order.
     auth_log: Mutex<Vec<(String, Option<String>)>>,
     faults: Mutex<HashMap<String, VecDeque<Fault>>>,
+    /// JSON merge patches (RFC 7386) applied to packuments, by name.
+    overlays: Mutex<HashMap<String, serde_json::Value>>,
 }
 
 impl Shared {
@@ -59,6 +62,20 @@ impl Shared {
             .unwrap()
             .get_mut(path)
             .and_then(VecDeque::pop_front)
+    }
+
+    /// The response for decoded `path`, with its packument overlay applied.
+    fn respond(&self, path: &str) -> http::Response {
+        let mut resp = self.source.respond(path);
+        let overlays = self.overlays.lock().unwrap();
+        if resp.status == 200
+            && let Some(patch) = overlays.get(path)
+            && let Ok(mut doc) = serde_json::from_slice::<serde_json::Value>(&resp.body)
+        {
+            crate::merge_patch::apply(&mut doc, patch);
+            resp.body = serde_json::to_vec(&doc).expect("json");
+        }
+        resp
     }
 }
 
@@ -114,6 +131,7 @@ impl Registry {
             log: Mutex::default(),
             auth_log: Mutex::default(),
             faults: Mutex::default(),
+            overlays: Mutex::default(),
         });
         let (stop, stopped) = tokio::sync::oneshot::channel();
         let thread_shared = Arc::clone(&shared);
@@ -221,6 +239,17 @@ impl Registry {
             .entry(normalize(path))
             .or_default()
             .push_back(fault);
+    }
+
+    /// Merges `patch` (a JSON merge patch, RFC 7386: `null` deletes) into
+    /// the packument of `name` from now on, on top of earlier patches; how
+    /// tests give versions a publish `time` or trust evidence.
+    pub fn patch_packument(&self, name: &str, patch: serde_json::Value) {
+        let mut overlays = self.shared.overlays.lock().unwrap();
+        let slot = overlays
+            .entry(normalize(name))
+            .or_insert_with(|| serde_json::json!({}));
+        crate::merge_patch::merge_patches(slot, patch);
     }
 
     /// Drops all pending faults.

@@ -91,7 +91,7 @@ async fn serve(stream: TcpStream, shared: Arc<Shared>) {
         }
         let path = normalize(&request.target);
         let fault = shared.record(&path, request.authorization.as_deref());
-        let mut resp = shared.source.respond(&path);
+        let mut resp = shared.respond(&path);
         match fault {
             None => {}
             Some(Fault::Status(code)) => resp = Response::text(code, "injected fault"),

@@ -1,4 +1,5 @@
-//! Hoisting patterns (`@pnpm/matcher`, docs/layout.md §14): `*` matches
+//! Package-name patterns (`@pnpm/matcher`, docs/layout.md §14: hoisting,
+//! and the supply-chain exclude lists): `*` matches
 //! any run of characters (`/` included: the input is a package name),
 //! everything else is literal; `!` excludes.
 
@@ -6,13 +7,13 @@ use globset::{Glob, GlobMatcher};
 
 /// A compiled pattern list.
 #[derive(Debug, Clone)]
-pub(crate) struct Matcher {
+pub struct Matcher {
     /// `(exclusion, pattern)` in list order.
     rules: Vec<(bool, GlobMatcher)>,
 }
 
 impl Matcher {
-    pub(crate) fn new(patterns: &[String]) -> Self {
+    pub fn new(patterns: &[String]) -> Self {
         let rules = patterns
             .iter()
             .filter_map(|p| match p.strip_prefix('!') {
@@ -26,7 +27,7 @@ impl Matcher {
     /// docs/layout.md §14: no patterns match nothing; only exclusions match what none of
     /// them names; otherwise an inclusion must match and no later
     /// exclusion may.
-    pub(crate) fn matches(&self, input: &str) -> bool {
+    pub fn matches(&self, input: &str) -> bool {
         let has_include = self.rules.iter().any(|(exclude, _)| !exclude);
         if !has_include {
             return !self.rules.is_empty() && !self.rules.iter().any(|(_, g)| g.is_match(input));

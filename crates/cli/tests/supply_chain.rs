@@ -1,0 +1,378 @@
+//! The supply-chain verification of a frozen lockfile against pnpm 12
+//! (docs/supply-chain.md): the loopback registry gives versions controlled
+//! publish times and trust evidence, and both tools must accept and refuse
+//! the same lockfiles with the same codes and listed entries.
+
+mod support;
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+use std::time::Duration;
+
+use pacquet_testing::{PnpmEnv, Registry};
+use serde_json::json;
+use support::{pacquet, stderr, stdout};
+
+/// `pq-plain@1.1.0` was published an hour ago; `pq-dup@1.0.0` was
+/// published by a trusted publisher with provenance, `pq-dup@2.0.0` later
+/// without either.
+fn registry() -> Registry {
+    let registry = Registry::start_fixtures();
+    let now = pacquet_verification::timestamp::now_ms();
+    let recent = pacquet_verification::timestamp::format(now - 3_600_000);
+    registry.patch_packument(
+        "pq-plain",
+        json!({"time": {"1.1.0": recent, "modified": recent}}),
+    );
+    registry.patch_packument(
+        "pq-dup",
+        json!({
+            "time": {"2.0.0": "2021-01-01T00:00:00.000Z", "modified": "2021-06-01T00:00:00.000Z"},
+            "versions": {"1.0.0": {
+                "_npmUser": {"name": "pq", "trustedPublisher": {"id": "github"}},
+                "dist": {"attestations": {"provenance": {"predicateType": "https://slsa.dev/provenance/v1"}}},
+            }},
+        }),
+    );
+    registry
+}
+
+/// The same project for pnpm and for pacquet, each with its own
+/// environment; the lockfile resolved by pnpm without an age limit.
+struct Pair {
+    _tmp: tempfile::TempDir,
+    by_pnpm: PathBuf,
+    by_pacquet: PathBuf,
+    pnpm_env: PnpmEnv,
+    env: PnpmEnv,
+}
+
+impl Pair {
+    fn new(registry: &Registry, dependencies: serde_json::Value) -> Pair {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().to_path_buf();
+        let by_pnpm = root.join("pnpm/project");
+        let by_pacquet = root.join("pacquet/project");
+        let pnpm_env = PnpmEnv::new(&root.join("pnpm/env"), &registry.url());
+        let env = PnpmEnv::new(&root.join("pacquet/env"), &registry.url());
+        for dir in [&by_pnpm, &by_pacquet] {
+            std::fs::create_dir_all(dir).unwrap();
+            let manifest =
+                json!({"name": "project", "version": "1.0.0", "dependencies": dependencies});
+            std::fs::write(dir.join("package.json"), manifest.to_string()).unwrap();
+            std::fs::write(dir.join(".npmrc"), format!("registry={}\n", registry.url())).unwrap();
+        }
+        std::fs::write(
+            by_pnpm.join("pnpm-workspace.yaml"),
+            "minimumReleaseAge: 0\n",
+        )
+        .unwrap();
+        pnpm_env.lockfile_only(&by_pnpm);
+        std::fs::copy(
+            by_pnpm.join("pnpm-lock.yaml"),
+            by_pacquet.join("pnpm-lock.yaml"),
+        )
+        .unwrap();
+        Pair {
+            _tmp: tmp,
+            by_pnpm,
+            by_pacquet,
+            pnpm_env,
+            env,
+        }
+    }
+
+    fn settings(&self, yaml: &str) {
+        for dir in [&self.by_pnpm, &self.by_pacquet] {
+            std::fs::write(dir.join("pnpm-workspace.yaml"), yaml).unwrap();
+        }
+    }
+
+    fn install_both(&self) -> (Output, Output) {
+        let by_pnpm = self.pnpm_env.run(
+            &self.by_pnpm,
+            &["install", "--frozen-lockfile", "--reporter=append-only"],
+        );
+        let by_pacquet = pacquet(
+            &self.env,
+            &self.by_pacquet,
+            &["install", "--frozen-lockfile"],
+        );
+        (by_pnpm, by_pacquet)
+    }
+}
+
+fn text(out: &Output) -> String {
+    format!("{}{}", stdout(out), stderr(out))
+}
+
+/// The output with line wrapping undone, for phrases.
+fn flat(out: &Output) -> String {
+    text(out).split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// `ERR_PNPM_…` codes in the output, sorted.
+fn codes(out: &Output) -> Vec<String> {
+    let text = text(out);
+    let mut codes: Vec<String> = text
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|w| w.starts_with("ERR_PNPM_"))
+        .map(str::to_owned)
+        .collect();
+    codes.sort();
+    codes.dedup();
+    codes
+}
+
+/// `name@version` of each listed entry, in listing order.
+fn listed(out: &Output) -> Vec<String> {
+    let text = text(out);
+    text.lines()
+        .filter_map(|l| {
+            let l = l.trim();
+            let entry = l.split(' ').next()?;
+            (entry.starts_with("pq-") && entry.contains('@')).then(|| entry.to_string())
+        })
+        .collect()
+}
+
+/// Both refused the lockfile the same way; pacquet wrote nothing.
+fn assert_both_refuse(pair: &Pair, code: &str, entries: &[&str]) -> (Output, Output) {
+    let (by_pnpm, by_pacquet) = pair.install_both();
+    assert_eq!(by_pnpm.status.code(), Some(1), "pnpm: {}", text(&by_pnpm));
+    assert_eq!(
+        by_pacquet.status.code(),
+        Some(1),
+        "pacquet: {}",
+        text(&by_pacquet)
+    );
+    assert!(
+        codes(&by_pnpm).contains(&code.to_string()),
+        "pnpm: {}",
+        text(&by_pnpm)
+    );
+    assert_eq!(codes(&by_pacquet), [code], "pacquet: {}", text(&by_pacquet));
+    assert_eq!(listed(&by_pnpm), entries, "pnpm: {}", text(&by_pnpm));
+    assert_eq!(
+        listed(&by_pacquet),
+        entries,
+        "pacquet: {}",
+        text(&by_pacquet)
+    );
+    assert!(
+        !pair.by_pacquet.join("node_modules").exists(),
+        "nothing may be written when the lockfile is refused"
+    );
+    (by_pnpm, by_pacquet)
+}
+
+fn assert_both_install(pair: &Pair) {
+    let (by_pnpm, by_pacquet) = pair.install_both();
+    assert!(by_pnpm.status.success(), "pnpm: {}", text(&by_pnpm));
+    assert!(
+        by_pacquet.status.success(),
+        "pacquet: {}",
+        text(&by_pacquet)
+    );
+    assert!(
+        pair.by_pacquet
+            .join("node_modules/pq-plain/package.json")
+            .exists()
+    );
+}
+
+fn deps() -> serde_json::Value {
+    json!({"pq-plain": "1.1.0", "pq-dup": "2.0.0"})
+}
+
+#[test]
+fn a_version_younger_than_minimum_release_age_is_refused() {
+    let registry = registry();
+    let pair = Pair::new(&registry, deps());
+    pair.settings("");
+    let (_, by_pacquet) = assert_both_refuse(
+        &pair,
+        "ERR_PNPM_MINIMUM_RELEASE_AGE_VIOLATION",
+        &["pq-plain@1.1.0"],
+    );
+    assert!(flat(&by_pacquet).contains("within the minimumReleaseAge cutoff"));
+}
+
+#[test]
+fn exclusions_and_a_shorter_age_let_it_through() {
+    let registry = registry();
+    let pair = Pair::new(&registry, deps());
+    pair.settings("minimumReleaseAgeExclude:\n  - pq-plain@1.1.0\n");
+    assert_both_install(&pair);
+    let pair = Pair::new(&registry, deps());
+    pair.settings("minimumReleaseAgeExclude:\n  - 'pq-*'\n");
+    assert_both_install(&pair);
+    let pair = Pair::new(&registry, deps());
+    pair.settings("minimumReleaseAge: 30\n");
+    assert_both_install(&pair);
+    // An exclusion of another version does not count.
+    let pair = Pair::new(&registry, deps());
+    pair.settings("minimumReleaseAgeExclude:\n  - pq-plain@1.0.0\n");
+    assert_both_refuse(
+        &pair,
+        "ERR_PNPM_MINIMUM_RELEASE_AGE_VIOLATION",
+        &["pq-plain@1.1.0"],
+    );
+}
+
+#[test]
+fn a_trust_downgrade_is_refused_unless_excluded() {
+    let registry = registry();
+    let pair = Pair::new(&registry, deps());
+    pair.settings("minimumReleaseAge: 0\ntrustPolicy: no-downgrade\n");
+    assert_both_refuse(&pair, "ERR_PNPM_TRUST_DOWNGRADE", &["pq-dup@2.0.0"]);
+    pair.settings(
+        "minimumReleaseAge: 0\ntrustPolicy: no-downgrade\ntrustPolicyExclude:\n  - pq-dup\n",
+    );
+    assert_both_install(&pair);
+}
+
+#[test]
+fn different_violations_are_listed_together() {
+    let registry = registry();
+    let pair = Pair::new(&registry, deps());
+    pair.settings("trustPolicy: no-downgrade\n");
+    let (_, by_pacquet) = assert_both_refuse(
+        &pair,
+        "ERR_PNPM_LOCKFILE_RESOLUTION_VERIFICATION",
+        &["pq-dup@2.0.0", "pq-plain@1.1.0"],
+    );
+    let out = flat(&by_pacquet);
+    assert!(
+        out.contains("[TRUST_DOWNGRADE]") && out.contains("[MINIMUM_RELEASE_AGE_VIOLATION]"),
+        "{out}"
+    );
+}
+
+#[test]
+fn trust_lockfile_skips_the_verification() {
+    let registry = registry();
+    let pair = Pair::new(&registry, deps());
+    pair.settings("trustLockfile: true\ntrustPolicy: no-downgrade\n");
+    registry.reset_requests();
+    assert_both_install(&pair);
+    assert_eq!(
+        registry.request_count("pq-plain"),
+        0,
+        "{:?}",
+        registry.requests()
+    );
+}
+
+#[test]
+fn a_pinned_tarball_url_must_be_the_registrys() {
+    let registry = registry();
+    let pair = Pair::new(&registry, json!({"pq-plain": "1.0.0"}));
+    let archive = registry.archive_url("pq-plain", "1.0.0");
+    for dir in [&pair.by_pnpm, &pair.by_pacquet] {
+        let path = dir.join("pnpm-lock.yaml");
+        let lockfile = std::fs::read_to_string(&path).unwrap();
+        let tampered = lockfile.replacen(
+            "resolution: {integrity:",
+            &format!("resolution: {{tarball: {archive}, integrity:"),
+            1,
+        );
+        assert_ne!(lockfile, tampered);
+        std::fs::write(&path, tampered).unwrap();
+    }
+    pair.settings("minimumReleaseAge: 0\n");
+    let (_, by_pacquet) =
+        assert_both_refuse(&pair, "ERR_PNPM_TARBALL_URL_MISMATCH", &["pq-plain@1.0.0"]);
+    assert!(flat(&by_pacquet).contains("does not match the registry's published metadata"));
+}
+
+#[test]
+fn a_verified_lockfile_is_not_verified_again_until_it_or_the_policy_changes() {
+    let registry = registry();
+    let pair = Pair::new(&registry, json!({"pq-dup": "1.0.0"}));
+    pair.settings("");
+    let dir = &pair.by_pacquet;
+    let install = || {
+        let out = pacquet(&pair.env, dir, &["install", "--frozen-lockfile"]);
+        assert!(out.status.success(), "{}", text(&out));
+        out
+    };
+    // The packument's `modified` is recent, so the age check needs `time`.
+    registry.patch_packument("pq-dup", json!({"time": {"modified": pacquet_verification::timestamp::format(pacquet_verification::timestamp::now_ms())}}));
+    registry.reset_requests();
+    install();
+    let first = registry.request_count("pq-dup");
+    assert!(first >= 1, "{:?}", registry.requests());
+    // A fresh install of the same lockfile: the recorded verification holds.
+    std::fs::rename(dir.join("node_modules"), dir.join("../old-modules")).unwrap();
+    install();
+    // A no-op repeat install also consults the record only.
+    install();
+    assert_eq!(
+        registry.request_count("pq-dup"),
+        first,
+        "{:?}",
+        registry.requests()
+    );
+    // A stricter policy is verified again.
+    pair.settings("trustPolicy: no-downgrade\n");
+    install();
+    let second = registry.request_count("pq-dup");
+    assert!(second > first, "{:?}", registry.requests());
+    // So is a changed lockfile.
+    std::thread::sleep(Duration::from_millis(20));
+    let path = dir.join("pnpm-lock.yaml");
+    let lockfile = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(&path, format!("{lockfile}\n")).unwrap();
+    install();
+    assert!(
+        registry.request_count("pq-dup") > second,
+        "{:?}",
+        registry.requests()
+    );
+}
+
+#[test]
+fn a_registry_that_cannot_be_asked_stops_the_install() {
+    let registry = registry();
+    let pair = Pair::new(&registry, json!({"pq-plain": "1.1.0"}));
+    pair.settings("fetchRetries: 0\n");
+    for _ in 0..8 {
+        registry.fail_next("pq-plain", pacquet_testing::Fault::Status(500));
+    }
+    let out = pacquet(
+        &pair.env,
+        &pair.by_pacquet,
+        &["install", "--frozen-lockfile"],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert_eq!(codes(&out), ["ERR_PNPM_META_FETCH_FAIL"], "{}", text(&out));
+    assert!(!pair.by_pacquet.join("node_modules").exists());
+}
+
+/// pnpm's record of a verification is pacquet's too: the cache file is
+/// shared, and a pnpm record at the same path and policy is trusted.
+#[test]
+fn a_verification_recorded_by_pnpm_is_reused() {
+    let registry = registry();
+    let pair = Pair::new(&registry, json!({"pq-dup": "1.0.0"}));
+    pair.settings("");
+    pair.pnpm_env.install_frozen(&pair.by_pnpm);
+    let record = pair.pnpm_env.cache_dir().join("lockfile-verified.jsonl");
+    assert!(record.exists());
+    registry.reset_requests();
+    // pacquet in pnpm's environment, on pnpm's project.
+    let out = pacquet(
+        &pair.pnpm_env,
+        &pair.by_pnpm,
+        &["install", "--frozen-lockfile"],
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    let packuments: Vec<String> = registry
+        .requests()
+        .into_iter()
+        .filter(|r| !r.ends_with(".tgz"))
+        .collect();
+    assert!(packuments.is_empty(), "{packuments:?}");
+    let _ = Path::new(&record);
+}

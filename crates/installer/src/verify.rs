@@ -1,0 +1,73 @@
+//! The supply-chain gate (docs/supply-chain.md): before anything is
+//! written, the lockfile's registry entries are checked against registry
+//! metadata under the project's policy, unless `trustLockfile` is set.
+
+use std::path::{Path, PathBuf};
+
+use pacquet_config::Config;
+use pacquet_lockfile::Lockfile;
+use pacquet_verification::{Policy, Registries, Verification, Verified};
+
+use crate::{InstallError, gates::LOCKFILE_NAME, settings};
+
+/// The settings' routing and credentials, as the verification asks for them.
+struct ConfigRegistries<'a>(&'a Config);
+
+impl Registries for ConfigRegistries<'_> {
+    fn registry_for(&self, name: &str) -> String {
+        self.0.registry_for(name).to_string()
+    }
+
+    fn authorization_for(&self, url: &str, name: &str) -> Option<String> {
+        self.0.authorization_for(url, Some(name))
+    }
+}
+
+fn lockfile_path(config: &Config) -> PathBuf {
+    config.workspace_root.join(LOCKFILE_NAME)
+}
+
+/// Verifies `lockfile`; `Ok(None)` when `trustLockfile` skips it.
+pub(crate) fn verify_lockfile(
+    config: &Config,
+    lockfile: &Lockfile,
+    runtime: &tokio::runtime::Handle,
+) -> Result<Option<Verified>, InstallError> {
+    if config.trust_lockfile {
+        return Ok(None);
+    }
+    let policy = Policy::from_config(config, pacquet_verification::timestamp::now_ms())
+        .map_err(|e| InstallError::Verification(e.into()))?;
+    let path = lockfile_path(config);
+    let registries = ConfigRegistries(config);
+    let verification = Verification {
+        lockfile,
+        lockfile_path: &path,
+        policy: &policy,
+        cache_dir: Some(config.cache_dir.as_path()),
+        registries: &registries,
+        fetcher: settings::fetcher_options(config),
+        offline: config.offline,
+    };
+    let verified = runtime
+        .block_on(pacquet_verification::verify(&verification))
+        .map_err(InstallError::Verification)?;
+    Ok(Some(verified))
+}
+
+/// Whether the lockfile on disk needs no verification: `trustLockfile`,
+/// no lockfile, or a recorded verification that covers today's policy.
+/// A repeat install that finds nothing else to do still has to pass this.
+pub(crate) fn needs_no_verification(config: &Config) -> bool {
+    if config.trust_lockfile {
+        return true;
+    }
+    let path = lockfile_path(config);
+    if !Path::new(&path).exists() {
+        return true;
+    }
+    let Ok(policy) = Policy::from_config(config, pacquet_verification::timestamp::now_ms()) else {
+        return false;
+    };
+    pacquet_verification::is_cached(&config.cache_dir, &path, &policy)
+}

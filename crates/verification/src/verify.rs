@@ -1,0 +1,102 @@
+//! The verification of one lockfile: offline checks, the cache, then every
+//! candidate checked against the registry with bounded concurrency.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use futures_util::{StreamExt, stream::FuturesUnordered};
+use pacquet_lockfile::Lockfile;
+use pacquet_tarball::{Fetcher, FetcherOptions};
+
+use crate::cache::{self, Fingerprint};
+use crate::candidates;
+use crate::check::{Outcome, check};
+use crate::error::VerifyError;
+use crate::metadata::{Metadata, Registries};
+use crate::policy::Policy;
+
+/// What to verify and where to ask.
+pub struct Verification<'a> {
+    pub lockfile: &'a Lockfile,
+    /// Absolute path of the lockfile (the cache's key).
+    pub lockfile_path: &'a Path,
+    pub policy: &'a Policy,
+    /// pnpm's `cacheDir`; `None` verifies without the cache.
+    pub cache_dir: Option<&'a Path>,
+    pub registries: &'a dyn Registries,
+    pub fetcher: FetcherOptions,
+    pub offline: bool,
+}
+
+/// How a verification passed.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Verified {
+    /// An earlier verification (at this time) covers the lockfile.
+    Cached { verified_at: String },
+    /// `entries` were checked against the registry.
+    Checked { entries: usize, elapsed: Duration },
+}
+
+/// Whether a recorded verification covers the lockfile at `lockfile_path`
+/// under `policy`: the check a repeat install makes before deciding that
+/// nothing needs doing.
+pub fn is_cached(cache_dir: &Path, lockfile_path: &Path, policy: &Policy) -> bool {
+    Fingerprint::of(lockfile_path)
+        .is_some_and(|mut f| cache::lookup(cache_dir, &mut f, policy).is_some())
+}
+
+pub async fn verify(v: &Verification<'_>) -> Result<Verified, VerifyError> {
+    let mut fingerprint = v.cache_dir.and_then(|_| Fingerprint::of(v.lockfile_path));
+    if let (Some(dir), Some(f)) = (v.cache_dir, fingerprint.as_mut())
+        && let Some(verified_at) = cache::lookup(dir, f, v.policy)
+    {
+        return Ok(Verified::Cached { verified_at });
+    }
+    let collected = candidates::collect(v.lockfile);
+    if !collected.shape_violations.is_empty() {
+        return Err(VerifyError::from_violations(collected.shape_violations));
+    }
+    let started = Instant::now();
+    let entries = collected.candidates.len();
+    let fetcher = Fetcher::new(v.fetcher.clone()).map_err(|e| VerifyError::MetaFetchFailed {
+        message: e.to_string(),
+    })?;
+    let meta = Metadata::new(fetcher, v.registries, v.offline);
+    let mut violations = collected.integrity_violations;
+    let mut unreachable = None;
+    // The fetcher's own limit (networkConcurrency) bounds the requests;
+    // this bounds the entries in flight.
+    let limit = 64;
+    let mut pending = collected.candidates.iter();
+    let mut running = FuturesUnordered::new();
+    loop {
+        while running.len() < limit
+            && let Some(c) = pending.next()
+        {
+            running.push(check(c, v.policy, &meta));
+        }
+        let Some(outcome) = running.next().await else {
+            break;
+        };
+        match outcome {
+            Outcome::Pass => {}
+            Outcome::Fail(violation) => violations.push(violation),
+            Outcome::Unreachable(message) => {
+                unreachable.get_or_insert(message);
+            }
+        }
+    }
+    if let Some(message) = unreachable {
+        return Err(VerifyError::MetaFetchFailed { message });
+    }
+    if !violations.is_empty() {
+        return Err(VerifyError::from_violations(violations));
+    }
+    if let (Some(dir), Some(f)) = (v.cache_dir, fingerprint.as_mut()) {
+        cache::record(dir, f, v.policy, crate::timestamp::now_ms());
+    }
+    Ok(Verified::Checked {
+        entries,
+        elapsed: started.elapsed(),
+    })
+}
