@@ -110,7 +110,7 @@ fn inode(_: &fs::Metadata) -> String {
 /// covers `policy`, if it was.
 pub fn lookup(cache_dir: &Path, fingerprint: &mut Fingerprint, policy: &Policy) -> Option<String> {
     let text = fs::read_to_string(cache_dir.join(FILE_NAME)).ok()?;
-    let mut by_path: HashMap<&str, Record> = HashMap::new();
+    let mut at_path: Option<Record> = None;
     let mut by_hash: HashMap<String, Record> = HashMap::new();
     for record in text
         .lines()
@@ -119,17 +119,16 @@ pub fn lookup(cache_dir: &Path, fingerprint: &mut Fingerprint, policy: &Policy) 
         if record.lockfile.hash.is_empty() || record.lockfile.path.is_empty() {
             continue;
         }
-        by_hash.insert(record.lockfile.hash.clone(), record.clone());
         if record.lockfile.path == fingerprint.path {
-            by_path.insert("", record);
+            at_path = Some(record.clone());
         }
+        by_hash.insert(record.lockfile.hash.clone(), record);
     }
-    if let Some(record) = by_path.get("")
+    // The newest record for this path decides when the file is unchanged.
+    if let Some(record) = at_path
         && fingerprint.same_file(&record.lockfile)
     {
-        return policy
-            .trusts(&record.policy)
-            .then(|| record.verified_at.clone());
+        return policy.trusts(&record.policy).then_some(record.verified_at);
     }
     let record = by_hash.get(&fingerprint.hash()?)?;
     if !policy.trusts(&record.policy) {
