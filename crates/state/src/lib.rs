@@ -9,7 +9,7 @@ pub mod workspace_state;
 
 pub use atomic::{sweep_stale_temps, write_atomic};
 pub use modules_yaml::{ModulesYaml, modules_yaml};
-pub use time::{http_date, parse_http_date};
+pub use time::{http_date, iso_date, parse_http_date, parse_iso_date};
 pub use workspace_state::{ProjectEntry, WorkspaceState, WorkspaceStateSettings, workspace_state};
 
 #[cfg(test)]

@@ -87,3 +87,45 @@ fn http_dates_parse_back() {
     assert_eq!(parse_http_date("yesterday"), None);
     assert_eq!(parse_http_date("Sun, 22 Foo 2026 14:35:31 GMT"), None);
 }
+
+#[test]
+fn iso_dates_parse_registry_forms() {
+    assert_eq!(parse_iso_date("1970-01-01T00:00:00.000Z"), Some(0));
+    assert_eq!(
+        parse_iso_date("2020-01-01T00:00:00.000Z"),
+        Some(1_577_836_800_000)
+    );
+    assert_eq!(
+        parse_iso_date("2020-01-01T00:00:00Z"),
+        Some(1_577_836_800_000)
+    );
+    assert_eq!(
+        parse_iso_date("2020-01-01T01:00:00.5+01:00"),
+        Some(1_577_836_800_500)
+    );
+    assert_eq!(
+        parse_iso_date("2024-02-29T12:34:56.789Z"),
+        Some(1_709_210_096_789)
+    );
+}
+
+#[test]
+fn iso_dates_reject_what_is_not_a_date() {
+    for bad in [
+        "",
+        "yesterday",
+        "2020-13-01T00:00:00Z",
+        "2020-01-01",
+        "2020-01-01T00:00:00",
+    ] {
+        assert_eq!(parse_iso_date(bad), None, "{bad}");
+    }
+}
+
+#[test]
+fn iso_dates_format_with_milliseconds() {
+    assert_eq!(iso_date(0), "1970-01-01T00:00:00.000Z");
+    assert_eq!(iso_date(1_709_210_096_789), "2024-02-29T12:34:56.789Z");
+    let t = "2025-11-30T22:00:00.000Z";
+    assert_eq!(iso_date(parse_iso_date(t).unwrap()), t);
+}
