@@ -2,11 +2,11 @@
 //! written, the lockfile's registry entries are checked against registry
 //! metadata under the project's policy, unless `trustLockfile` is set.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use pacquet_config::Config;
 use pacquet_lockfile::Lockfile;
-use pacquet_verification::{Policy, Registries, Verification, Verified};
+use pacquet_verification::{Policy, PolicyError, Registries, Verification, Verified};
 
 use crate::{InstallError, gates::LOCKFILE_NAME, settings};
 
@@ -27,24 +27,29 @@ fn lockfile_path(config: &Config) -> PathBuf {
     config.workspace_root.join(LOCKFILE_NAME)
 }
 
+/// The policy to verify under now; `None` when `trustLockfile` skips it.
+fn policy(config: &Config) -> Option<Result<Policy, PolicyError>> {
+    let now = pacquet_verification::timestamp::now_ms();
+    (!config.trust_lockfile).then(|| Policy::from_config(config, now))
+}
+
 /// Verifies `lockfile`; `Ok(None)` when `trustLockfile` skips it.
 pub(crate) fn verify_lockfile(
     config: &Config,
     lockfile: &Lockfile,
     runtime: &tokio::runtime::Handle,
 ) -> Result<Option<Verified>, InstallError> {
-    if config.trust_lockfile {
+    let Some(policy) = policy(config) else {
         return Ok(None);
-    }
-    let policy = Policy::from_config(config, pacquet_verification::timestamp::now_ms())
-        .map_err(|e| InstallError::Verification(e.into()))?;
+    };
+    let policy = policy.map_err(|e| InstallError::Verification(e.into()))?;
     let path = lockfile_path(config);
     let registries = ConfigRegistries(config);
     let verification = Verification {
         lockfile,
         lockfile_path: &path,
         policy: &policy,
-        cache_dir: Some(config.cache_dir.as_path()),
+        cache_dir: &config.cache_dir,
         registries: &registries,
         fetcher: settings::fetcher_options(config),
         offline: config.offline,
@@ -59,15 +64,13 @@ pub(crate) fn verify_lockfile(
 /// no lockfile, or a recorded verification that covers today's policy.
 /// A repeat install that finds nothing else to do still has to pass this.
 pub(crate) fn needs_no_verification(config: &Config) -> bool {
-    if config.trust_lockfile {
+    let Some(policy) = policy(config) else {
         return true;
-    }
-    let path = lockfile_path(config);
-    if !Path::new(&path).exists() {
-        return true;
-    }
-    let Ok(policy) = Policy::from_config(config, pacquet_verification::timestamp::now_ms()) else {
-        return false;
     };
-    pacquet_verification::is_cached(&config.cache_dir, &path, &policy)
+    let path = lockfile_path(config);
+    if !path.exists() {
+        return true;
+    }
+    // A setting that cannot be read is reported by the full install.
+    policy.is_ok_and(|p| pacquet_verification::is_cached(&config.cache_dir, &path, &p))
 }

@@ -1,7 +1,7 @@
 //! Which lockfile entries are checked against the registry, and the
 //! checks that need no network (docs/supply-chain.md §1).
 
-use std::collections::BTreeMap;
+use std::collections::HashSet;
 
 use pacquet_lockfile::{Lockfile, Resolution};
 
@@ -32,7 +32,7 @@ pub struct Collected {
 
 pub fn collect(lockfile: &Lockfile) -> Collected {
     let mut out = Collected::default();
-    let mut seen: BTreeMap<(String, String, Option<String>), ()> = BTreeMap::new();
+    let mut seen: HashSet<(String, String, Option<String>)> = HashSet::new();
     for (key, info) in &lockfile.packages {
         let name = key.name();
         let version = key.version();
@@ -56,7 +56,7 @@ pub fn collect(lockfile: &Lockfile) -> Collected {
             _ => continue,
         };
         let id = (name.to_string(), version.to_string(), tarball.clone());
-        if seen.insert(id, ()).is_some() {
+        if !seen.insert(id) {
             continue;
         }
         if integrity.is_none_or(|i| i.trim().is_empty()) {

@@ -26,7 +26,7 @@ pub mod timestamp;
 mod trust;
 mod verify;
 
-pub use error::{VerifyError, Violation};
+pub use error::{Code, VerifyError, Violation};
 pub use exclude::{ExcludeList, PolicyError};
 pub use metadata::Registries;
 pub use policy::{Policy, TrustPolicy};

@@ -63,9 +63,9 @@ impl<'a> Metadata<'a> {
     /// serves an abbreviated request too.
     pub(crate) async fn get(&self, name: &str, kind: Kind) -> Fetched {
         if let Kind::Abbreviated = kind
-            && let Some(Ok(full)) = self.cell(&self.full, name).get()
+            && let Some(Ok(full)) = self.peek_full(name)
         {
-            return Ok(Arc::clone(full));
+            return Ok(full);
         }
         let cells = match kind {
             Kind::Abbreviated => &self.abbreviated,
@@ -73,6 +73,11 @@ impl<'a> Metadata<'a> {
         };
         let cell = self.cell(cells, name);
         cell.get_or_init(|| self.fetch(name, kind)).await.clone()
+    }
+
+    fn peek_full(&self, name: &str) -> Option<Fetched> {
+        let map = self.full.lock().unwrap_or_else(|e| e.into_inner());
+        map.get(name)?.get().cloned()
     }
 
     fn cell(&self, cells: &Cells, name: &str) -> Arc<OnceCell<Fetched>> {

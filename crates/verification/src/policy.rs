@@ -80,6 +80,14 @@ impl Policy {
             && !self.trust_policy_exclude.excludes(name, version)
     }
 
+    /// `trustPolicy` as the cache records it (`null` when off).
+    fn trust_policy_name(&self) -> Option<&'static str> {
+        match self.trust_policy {
+            TrustPolicy::NoDowngrade => Some("no-downgrade"),
+            TrustPolicy::Off => None,
+        }
+    }
+
     /// What a successful verification records: the policy, and flags for
     /// the checks that always run. pnpm 12 writes the same keys and
     /// trusts a record only when every flag is present, so a record
@@ -95,13 +103,7 @@ impl Policy {
             "minimumReleaseAgeExclude".into(),
             excludes(&self.minimum_release_age_exclude),
         );
-        m.insert(
-            "trustPolicy".into(),
-            match self.trust_policy {
-                TrustPolicy::NoDowngrade => json!("no-downgrade"),
-                TrustPolicy::Off => Value::Null,
-            },
-        );
+        m.insert("trustPolicy".into(), json!(self.trust_policy_name()));
         m.insert(
             "trustPolicyExclude".into(),
             excludes(&self.trust_policy_exclude),
@@ -139,10 +141,6 @@ impl Policy {
             .get("minimumReleaseAge")
             .and_then(Value::as_u64)
             .unwrap_or(0);
-        let trust = match self.trust_policy {
-            TrustPolicy::NoDowngrade => Some("no-downgrade"),
-            TrustPolicy::Off => None,
-        };
         ["tarballUrlBinding", "integrityRequired", "resolutionShapeCheck", "dependencyAliasCheck"]
             .iter()
             .all(|k| flag(k))
@@ -150,7 +148,7 @@ impl Policy {
                 == Some(routing_digest().as_str())
             && past_age >= self.minimum_release_age
             && strings("minimumReleaseAgeExclude") == self.minimum_release_age_exclude.sorted_patterns()
-            && cached.get("trustPolicy").and_then(Value::as_str) == trust
+            && cached.get("trustPolicy").and_then(Value::as_str) == self.trust_policy_name()
             && strings("trustPolicyExclude") == self.trust_policy_exclude.sorted_patterns()
             && cached.get("trustPolicyIgnoreAfter").and_then(Value::as_u64)
                 == self.trust_policy_ignore_after

@@ -21,8 +21,8 @@ pub struct Verification<'a> {
     /// Absolute path of the lockfile (the cache's key).
     pub lockfile_path: &'a Path,
     pub policy: &'a Policy,
-    /// pnpm's `cacheDir`; `None` verifies without the cache.
-    pub cache_dir: Option<&'a Path>,
+    /// pnpm's `cacheDir`, where verifications are recorded.
+    pub cache_dir: &'a Path,
     pub registries: &'a dyn Registries,
     pub fetcher: FetcherOptions,
     pub offline: bool,
@@ -46,9 +46,9 @@ pub fn is_cached(cache_dir: &Path, lockfile_path: &Path, policy: &Policy) -> boo
 }
 
 pub async fn verify(v: &Verification<'_>) -> Result<Verified, VerifyError> {
-    let mut fingerprint = v.cache_dir.and_then(|_| Fingerprint::of(v.lockfile_path));
-    if let (Some(dir), Some(f)) = (v.cache_dir, fingerprint.as_mut())
-        && let Some(verified_at) = cache::lookup(dir, f, v.policy)
+    let mut fingerprint = Fingerprint::of(v.lockfile_path);
+    if let Some(f) = fingerprint.as_mut()
+        && let Some(verified_at) = cache::lookup(v.cache_dir, f, v.policy)
     {
         return Ok(Verified::Cached { verified_at });
     }
@@ -92,8 +92,8 @@ pub async fn verify(v: &Verification<'_>) -> Result<Verified, VerifyError> {
     if !violations.is_empty() {
         return Err(VerifyError::from_violations(violations));
     }
-    if let (Some(dir), Some(f)) = (v.cache_dir, fingerprint.as_mut()) {
-        cache::record(dir, f, v.policy, crate::timestamp::now_ms());
+    if let Some(f) = fingerprint.as_mut() {
+        cache::record(v.cache_dir, f, v.policy, crate::timestamp::now_ms());
     }
     Ok(Verified::Checked {
         entries,
