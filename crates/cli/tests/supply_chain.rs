@@ -376,3 +376,155 @@ fn a_verification_recorded_by_pnpm_is_reused() {
     assert!(packuments.is_empty(), "{packuments:?}");
     let _ = Path::new(&record);
 }
+
+/// The mirror file of `name` in pnpm 12's layout under `cache_dir`.
+fn mirror_file(cache_dir: &Path, registry: &Registry, dir: &str, name: &str) -> PathBuf {
+    let slug = format!("http%3A+127.0.0.1+{}", registry.addr().port());
+    cache_dir.join(dir).join(slug).join(format!("{name}.jsonl"))
+}
+
+/// Removes the recorded verifications and the project's tree, so the next
+/// install verifies again from scratch.
+fn forget_verification(cache_dir: &Path, project: &Path) {
+    let _ = std::fs::remove_file(cache_dir.join("lockfile-verified.jsonl"));
+    let _ = std::fs::remove_dir_all(project.join("node_modules"));
+}
+
+fn verified_offline(out: &Output) -> bool {
+    flat(out).contains("Lockfile passes supply-chain policies")
+}
+
+/// `pq-plain@1.0.0` needs its full document (the package's `modified` is
+/// recent), `pq-dup@2.0.0` only the abbreviated one. What pacquet fetched,
+/// pnpm 12 verifies from offline, and the reverse.
+#[test]
+fn metadata_kept_by_either_tool_verifies_the_other_offline() {
+    let registry = registry();
+    let pair = Pair::new(&registry, json!({"pq-plain": "1.0.0", "pq-dup": "2.0.0"}));
+    pair.settings("");
+    let offline = ["install", "--frozen-lockfile", "--offline"];
+
+    // pacquet online, then pnpm offline over pacquet's cache and store.
+    let out = pacquet(
+        &pair.env,
+        &pair.by_pacquet,
+        &["install", "--frozen-lockfile"],
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    let cache = pair.env.cache_dir();
+    for (dir, name) in [
+        ("v12/metadata", "pq-dup"),
+        ("v12/metadata-full", "pq-plain"),
+    ] {
+        let file = mirror_file(&cache, &registry, dir, name);
+        assert!(file.is_file(), "{} missing", file.display());
+    }
+    forget_verification(&cache, &pair.by_pacquet);
+    registry.reset_requests();
+    let by_pnpm = pair.env.run(&pair.by_pacquet, &offline);
+    assert!(by_pnpm.status.success(), "{}", text(&by_pnpm));
+    assert!(verified_offline(&by_pnpm), "{}", text(&by_pnpm));
+
+    // pnpm online, then pacquet offline over pnpm's cache and store.
+    pair.pnpm_env.install_frozen(&pair.by_pnpm);
+    let cache = pair.pnpm_env.cache_dir();
+    forget_verification(&cache, &pair.by_pnpm);
+    registry.reset_requests();
+    let by_pacquet = pacquet(&pair.pnpm_env, &pair.by_pnpm, &offline);
+    assert!(by_pacquet.status.success(), "{}", text(&by_pacquet));
+    assert!(verified_offline(&by_pacquet), "{}", text(&by_pacquet));
+    assert_eq!(registry.total_requests(), 0, "{:?}", registry.requests());
+}
+
+#[test]
+fn offline_without_kept_metadata_is_refused_as_pnpm_refuses_it() {
+    let registry = registry();
+    let pair = Pair::new(&registry, json!({"pq-plain": "1.0.0"}));
+    pair.settings("");
+    // Each store gets the package, so only the metadata is missing.
+    pair.pnpm_env.install_frozen(&pair.by_pnpm);
+    let out = pacquet(
+        &pair.env,
+        &pair.by_pacquet,
+        &["install", "--frozen-lockfile"],
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    for (cache, project) in [
+        (pair.pnpm_env.cache_dir(), &pair.by_pnpm),
+        (pair.env.cache_dir(), &pair.by_pacquet),
+    ] {
+        forget_verification(&cache, project);
+        std::fs::remove_dir_all(cache.join("v12")).unwrap();
+    }
+    let by_pnpm = pair.pnpm_env.run(
+        &pair.by_pnpm,
+        &[
+            "install",
+            "--frozen-lockfile",
+            "--offline",
+            "--reporter=append-only",
+        ],
+    );
+    let by_pacquet = pacquet(
+        &pair.env,
+        &pair.by_pacquet,
+        &["install", "--frozen-lockfile", "--offline"],
+    );
+    for out in [&by_pnpm, &by_pacquet] {
+        assert_eq!(out.status.code(), Some(1), "{}", text(out));
+        assert!(
+            codes(out).contains(&"ERR_PNPM_META_FETCH_FAIL".to_string()),
+            "{}",
+            text(out)
+        );
+        assert!(
+            flat(out)
+                .contains("ERR_PNPM_NO_OFFLINE_META: Failed to resolve pq-plain in package mirror"),
+            "{}",
+            text(out)
+        );
+    }
+    assert!(!pair.by_pacquet.join("node_modules").exists());
+}
+
+/// A second verification asks again, but with the kept document's ETag: the
+/// registry answers `304 Not Modified` and the kept copy is used.
+#[test]
+fn kept_metadata_is_revalidated_not_downloaded_again() {
+    let registry = registry();
+    let pair = Pair::new(&registry, json!({"pq-plain": "1.0.0", "pq-dup": "2.0.0"}));
+    pair.settings("");
+    let install = || {
+        let out = pacquet(
+            &pair.env,
+            &pair.by_pacquet,
+            &["install", "--frozen-lockfile"],
+        );
+        assert!(out.status.success(), "{}", text(&out));
+    };
+    install();
+    assert_eq!(registry.not_modified_count(), 0);
+    let kept = mirror_file(
+        &pair.env.cache_dir(),
+        &registry,
+        "v12/metadata-full",
+        "pq-plain",
+    );
+    let before = std::fs::read(&kept).unwrap();
+    forget_verification(&pair.env.cache_dir(), &pair.by_pacquet);
+    registry.reset_requests();
+    install();
+    let packuments = registry
+        .requests()
+        .iter()
+        .filter(|r| !r.ends_with(".tgz"))
+        .count();
+    assert!(packuments >= 2, "{:?}", registry.requests());
+    assert_eq!(
+        registry.not_modified_count(),
+        packuments,
+        "{:?}",
+        registry.requests()
+    );
+    assert_eq!(std::fs::read(&kept).unwrap(), before);
+}

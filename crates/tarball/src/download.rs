@@ -3,7 +3,9 @@
 
 use std::error::Error as _;
 
-use reqwest::header::{ACCEPT, AUTHORIZATION, HeaderValue};
+use reqwest::header::{
+    ACCEPT, AUTHORIZATION, CONTENT_TYPE, ETAG, HeaderValue, IF_MODIFIED_SINCE, IF_NONE_MATCH,
+};
 use ssri::Integrity;
 use tokio::sync::Semaphore;
 
@@ -29,6 +31,27 @@ pub struct DownloadRequest<'a> {
     /// `Accept` header; `None` for tarballs. Packument requests set it
     /// (docs/supply-chain.md §6).
     pub accept: Option<&'a str>,
+}
+
+/// Conditions for a revalidating request (a cached document's validators).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Validators<'a> {
+    /// Sent as `If-None-Match`.
+    pub etag: Option<&'a str>,
+    /// An HTTP date, sent as `If-Modified-Since`.
+    pub modified_since: Option<&'a str>,
+}
+
+/// What a conditional request got back.
+#[derive(Debug)]
+pub enum Conditional {
+    /// `304 Not Modified`: the cached copy is current.
+    NotModified,
+    Body {
+        bytes: Vec<u8>,
+        etag: Option<String>,
+        content_type: Option<String>,
+    },
 }
 
 /// Downloads tarballs; cheap to share behind an `Arc`.
@@ -65,16 +88,43 @@ impl Fetcher {
             .integrity
             .map(|i| integrity::parse(i, req.package_id))
             .transpose()?;
+        let got = self
+            .with_retries(req.url, || {
+                self.attempt(req, wanted.as_ref(), Validators::default())
+            })
+            .await?;
+        Ok(match got {
+            Conditional::Body { bytes, .. } => bytes,
+            // Only sent with validators, and there are none.
+            Conditional::NotModified => Vec::new(),
+        })
+    }
+
+    /// GETs a document (a packument) with `validators`, under the same
+    /// retry policy and concurrency limit as tarballs.
+    pub async fn get_conditional(
+        &self,
+        req: &DownloadRequest<'_>,
+        validators: Validators<'_>,
+    ) -> Result<Conditional, TarballError> {
+        self.with_retries(req.url, || self.attempt(req, None, validators))
+            .await
+    }
+
+    async fn with_retries<F, Fut>(&self, url: &str, attempt: F) -> Result<Conditional, TarballError>
+    where
+        F: Fn() -> Fut,
+        Fut: std::future::Future<Output = Result<Conditional, TarballError>>,
+    {
         let mut retry = 0;
         loop {
-            let result = self.attempt(req, wanted.as_ref()).await;
-            match result {
+            match attempt().await {
                 Err(e) if e.is_retryable() && retry < self.opts.retries => {
                     retry += 1;
                     let wait = retry::delay(&self.opts, retry);
                     tracing::warn!(
                         "GET {} error ({e}) — {retry}\nWill retry in {}. {} retries left.",
-                        shown_url(req.url),
+                        shown_url(url),
                         retry::human(wait),
                         self.opts.retries - retry
                     );
@@ -89,7 +139,8 @@ impl Fetcher {
         &self,
         req: &DownloadRequest<'_>,
         wanted: Option<&Integrity>,
-    ) -> Result<Vec<u8>, TarballError> {
+        validators: Validators<'_>,
+    ) -> Result<Conditional, TarballError> {
         // The semaphore is never closed, so acquiring cannot fail.
         let _permit = self.permits.acquire().await.ok();
         let authorization = req
@@ -121,6 +172,12 @@ impl Fetcher {
             if let Some(accept) = req.accept {
                 request = request.header(ACCEPT, accept);
             }
+            if let Some(etag) = validators.etag {
+                request = request.header(IF_NONE_MATCH, etag);
+            }
+            if let Some(date) = validators.modified_since {
+                request = request.header(IF_MODIFIED_SINCE, date);
+            }
             match request.send().await {
                 Ok(response) => break response,
                 Err(_) if tries < SEND_TRIES => {}
@@ -128,12 +185,25 @@ impl Fetcher {
             }
         };
         let status = response.status();
+        let conditional = validators.etag.is_some() || validators.modified_since.is_some();
+        if conditional && status == reqwest::StatusCode::NOT_MODIFIED {
+            return Ok(Conditional::NotModified);
+        }
         if !status.is_success() {
             return Err(TarballError::HttpStatus {
                 url: shown_url(req.url),
                 status: status.as_u16(),
             });
         }
+        let header = |name| {
+            response
+                .headers()
+                .get(name)
+                .and_then(|v: &HeaderValue| v.to_str().ok())
+                .map(str::to_owned)
+        };
+        let etag = header(ETAG);
+        let content_type = header(CONTENT_TYPE);
         let capacity = response
             .content_length()
             .unwrap_or(0)
@@ -145,7 +215,11 @@ impl Fetcher {
         if let Some(wanted) = wanted {
             integrity::verify(wanted, &body, &shown_url(req.url))?;
         }
-        Ok(body)
+        Ok(Conditional::Body {
+            bytes: body,
+            etag,
+            content_type,
+        })
     }
 }
 

@@ -16,7 +16,7 @@ mod manifest;
 mod options;
 mod retry;
 
-pub use download::{DownloadRequest, Fetcher};
+pub use download::{Conditional, DownloadRequest, Fetcher, Validators};
 pub use error::TarballError;
 pub use extract::{ExtractLimits, extract_to_store};
 pub use manifest::{bundled_manifest, requires_build};

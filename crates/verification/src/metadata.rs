@@ -2,12 +2,17 @@
 //! and package name per install, shared by every entry of that name
 //! (docs/supply-chain.md §6). The abbreviated document (small) answers
 //! the tarball binding and, through `modified`, most age checks; the full
-//! one is fetched only for per-version `time` or trust evidence.
+//! one is fetched only for per-version `time` or trust evidence. Both are
+//! kept in, and revalidated against, pnpm 12's metadata mirror.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use pacquet_tarball::{DownloadRequest, Fetcher, TarballError};
+use std::path::Path;
+
+use pacquet_registry_metadata::Client;
+pub(crate) use pacquet_registry_metadata::Kind;
+use pacquet_tarball::Fetcher;
 use tokio::sync::OnceCell;
 
 use crate::packument::Packument;
@@ -20,11 +25,6 @@ pub trait Registries: Send + Sync {
     fn authorization_for(&self, url: &str, name: &str) -> Option<String>;
 }
 
-/// npm's abbreviated ("corgi") document, falling back to the full one.
-const ABBREVIATED: &str =
-    "application/vnd.npm.install-v1+json; q=1.0, application/json; q=0.8, */*";
-const FULL: &str = "application/json";
-
 /// A document, or why it could not be had (the text of the error).
 pub(crate) type Fetched = Result<Arc<Packument>, String>;
 
@@ -32,22 +32,23 @@ type Cells = Mutex<HashMap<String, Arc<OnceCell<Fetched>>>>;
 
 pub(crate) struct Metadata<'a> {
     fetcher: Fetcher,
+    cache_dir: &'a Path,
     registries: &'a dyn Registries,
     offline: bool,
     abbreviated: Cells,
     full: Cells,
 }
 
-#[derive(Clone, Copy)]
-pub(crate) enum Kind {
-    Abbreviated,
-    Full,
-}
-
 impl<'a> Metadata<'a> {
-    pub(crate) fn new(fetcher: Fetcher, registries: &'a dyn Registries, offline: bool) -> Self {
+    pub(crate) fn new(
+        fetcher: Fetcher,
+        cache_dir: &'a Path,
+        registries: &'a dyn Registries,
+        offline: bool,
+    ) -> Self {
         Metadata {
             fetcher,
+            cache_dir,
             registries,
             offline,
             abbreviated: Mutex::default(),
@@ -86,39 +87,25 @@ impl<'a> Metadata<'a> {
     }
 
     async fn fetch(&self, name: &str, kind: Kind) -> Fetched {
-        let url = packument_url(&self.registry_for(name), name);
-        if self.offline {
-            return Err(format!(
-                "ERR_PNPM_NO_OFFLINE_META: the metadata of {name} is needed to verify the \
-                 lockfile, and pacquet keeps no metadata cache to read offline"
-            ));
-        }
+        let registry = self.registry_for(name);
+        let url = pacquet_registry_metadata::packument_url(&registry, name);
         let authorization = self.registries.authorization_for(&url, name);
-        let req = DownloadRequest {
-            url: &url,
-            integrity: None,
-            authorization: authorization.as_deref(),
-            package_id: name,
-            accept: Some(match kind {
-                Kind::Abbreviated => ABBREVIATED,
-                Kind::Full => FULL,
-            }),
+        let client = Client {
+            fetcher: &self.fetcher,
+            cache_dir: Some(self.cache_dir),
+            offline: self.offline,
         };
-        let body = self.fetcher.download(&req).await.map_err(|e| match e {
-            TarballError::HttpStatus { url, status } => {
-                format!("GET {url}: the registry answered HTTP {status}")
-            }
-            TarballError::Fetch { url, reason } => format!("GET {url}: {reason}"),
-            other => other.to_string(),
-        })?;
+        let body = client
+            .get(&registry, name, kind, authorization.as_deref())
+            .await
+            .map_err(|e| match miette::Diagnostic::code(&e) {
+                Some(code) if code.to_string() != "ERR_PNPM_META_FETCH_FAIL" => {
+                    format!("{code}: {e}")
+                }
+                _ => e.to_string(),
+            })?;
         Packument::parse(&body)
             .map(Arc::new)
             .map_err(|e| format!("the metadata of {name} from {url} is not valid JSON: {e}"))
     }
-}
-
-/// `<registry><name>` with a scope's `/` encoded, as npm clients ask.
-pub(crate) fn packument_url(registry: &str, name: &str) -> String {
-    let slash = if registry.ends_with('/') { "" } else { "/" };
-    format!("{registry}{slash}{}", name.replace('/', "%2f"))
 }

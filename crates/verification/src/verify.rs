@@ -61,7 +61,7 @@ pub async fn verify(v: &Verification<'_>) -> Result<Verified, VerifyError> {
     let fetcher = Fetcher::new(v.fetcher.clone()).map_err(|e| VerifyError::MetaFetchFailed {
         message: e.to_string(),
     })?;
-    let meta = Metadata::new(fetcher, v.registries, v.offline);
+    let meta = Metadata::new(fetcher, v.cache_dir, v.registries, v.offline);
     let mut violations = collected.integrity_violations;
     let mut unreachable = None;
     // The fetcher's own limit (networkConcurrency) bounds the requests;

@@ -14,6 +14,8 @@ pub struct Request {
     pub keep_alive: bool,
     /// `Authorization` header value, if any.
     pub authorization: Option<String>,
+    /// `If-None-Match` header value, if any.
+    pub if_none_match: Option<String>,
 }
 
 /// Reads one request (head and discarded body). `Ok(None)` on a clean EOF
@@ -53,6 +55,7 @@ pub async fn read_request<R: AsyncBufRead + Unpin>(
     let mut content_length = 0u64;
     let mut connection = None;
     let mut authorization = None;
+    let mut if_none_match = None;
     for header in &lines[1..] {
         let Some((key, value)) = header.split_once(':') else {
             continue;
@@ -64,6 +67,7 @@ pub async fn read_request<R: AsyncBufRead + Unpin>(
             }
             "connection" => connection = Some(value.to_ascii_lowercase()),
             "authorization" => authorization = Some(value.to_string()),
+            "if-none-match" => if_none_match = Some(value.to_string()),
             _ => {}
         }
     }
@@ -81,6 +85,7 @@ pub async fn read_request<R: AsyncBufRead + Unpin>(
         target: target.to_string(),
         keep_alive,
         authorization,
+        if_none_match,
     }))
 }
 
@@ -94,6 +99,8 @@ pub struct Response {
     pub status: u16,
     pub content_type: &'static str,
     pub body: Vec<u8>,
+    /// Sent as `ETag` when set.
+    pub etag: Option<String>,
 }
 
 impl Response {
@@ -102,6 +109,7 @@ impl Response {
             status,
             content_type,
             body,
+            etag: None,
         }
     }
 
@@ -116,8 +124,13 @@ pub async fn write_head<W: AsyncWrite + Unpin>(
     resp: &Response,
     keep_alive: bool,
 ) -> std::io::Result<()> {
+    let etag = resp
+        .etag
+        .as_ref()
+        .map(|e| format!("ETag: {e}\r\n"))
+        .unwrap_or_default();
     let head = format!(
-        "HTTP/1.1 {} {}\r\nContent-Type: {}\r\nContent-Length: {}\r\nConnection: {}\r\n\r\n",
+        "HTTP/1.1 {} {}\r\nContent-Type: {}\r\nContent-Length: {}\r\n{etag}Connection: {}\r\n\r\n",
         resp.status,
         reason(resp.status),
         resp.content_type,
@@ -144,6 +157,7 @@ pub async fn write_response<W: AsyncWrite + Unpin>(
 fn reason(status: u16) -> &'static str {
     match status {
         200 => "OK",
+        304 => "Not Modified",
         400 => "Bad Request",
         401 => "Unauthorized",
         403 => "Forbidden",

@@ -10,6 +10,9 @@
 //!   `versions.<v>` = manifest + `dist {tarball, integrity, shasum}`, `time`)
 //! * `GET /<name>/-/<file>.tgz` → tarball bytes
 //!
+//! Packuments carry an `ETag` and are answered `304 Not Modified` when the
+//! client sends it back in `If-None-Match`.
+//!
 //! [`Registry::patch_packument`] changes what a packument says (publish
 //! times, trust evidence). Every request is counted by decoded path (see [`Registry::request_count`])
 //! and can be made to fail with [`Registry::fail_next`].
@@ -40,6 +43,8 @@ pub(crate) struct Shared {
     faults: Mutex<HashMap<String, VecDeque<Fault>>>,
     /// JSON merge patches (RFC 7386) applied to packuments, by name.
     overlays: Mutex<HashMap<String, serde_json::Value>>,
+    /// Requests answered `304 Not Modified`.
+    not_modified: std::sync::atomic::AtomicUsize,
 }
 
 impl Shared {
@@ -74,6 +79,25 @@ impl Shared {
         {
             crate::merge_patch::apply(&mut doc, patch);
             resp.body = serde_json::to_vec(&doc).expect("json");
+        }
+        if resp.status == 200 && resp.content_type == "application/json" {
+            use sha2::Digest;
+            let digest = sha2::Sha256::digest(&resp.body);
+            let hex: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
+            resp.etag = Some(format!("\"{hex}\""));
+        }
+        resp
+    }
+
+    /// `304 Not Modified` when the request's `If-None-Match` is `resp`'s
+    /// ETag (packuments only).
+    fn revalidate(&self, resp: http::Response, if_none_match: Option<&str>) -> http::Response {
+        if resp.etag.is_some() && resp.etag.as_deref() == if_none_match {
+            self.not_modified
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let mut not_modified = http::Response::new(304, resp.content_type, Vec::new());
+            not_modified.etag = resp.etag;
+            return not_modified;
         }
         resp
     }
@@ -132,6 +156,7 @@ impl Registry {
             auth_log: Mutex::default(),
             faults: Mutex::default(),
             overlays: Mutex::default(),
+            not_modified: Default::default(),
         });
         let (stop, stopped) = tokio::sync::oneshot::channel();
         let thread_shared = Arc::clone(&shared);
@@ -215,6 +240,14 @@ impl Registry {
     /// Request counts by path.
     pub fn request_counts(&self) -> HashMap<String, usize> {
         self.shared.counts.lock().unwrap().clone()
+    }
+
+    /// Requests answered `304 Not Modified` (a packument whose ETag the
+    /// client sent back).
+    pub fn not_modified_count(&self) -> usize {
+        self.shared
+            .not_modified
+            .load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// Total number of requests.

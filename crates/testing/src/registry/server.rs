@@ -93,7 +93,7 @@ async fn serve(stream: TcpStream, shared: Arc<Shared>) {
         let fault = shared.record(&path, request.authorization.as_deref());
         let mut resp = shared.respond(&path);
         match fault {
-            None => {}
+            None => resp = shared.revalidate(resp, request.if_none_match.as_deref()),
             Some(Fault::Status(code)) => resp = Response::text(code, "injected fault"),
             Some(Fault::Delay(d)) => tokio::time::sleep(d).await,
             Some(Fault::WrongBody) => match resp.body.last_mut() {

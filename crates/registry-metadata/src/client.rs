@@ -1,0 +1,182 @@
+//! Getting a document: from the mirror alone when offline, otherwise a
+//! request revalidating the mirror's copy (docs/registry-metadata.md §3).
+
+use std::path::{Path, PathBuf};
+
+use pacquet_tarball::{Conditional, DownloadRequest, Fetcher, TarballError, Validators};
+
+use crate::{MetadataError, mirror, path};
+
+/// Which document of a package.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// npm's abbreviated ("corgi") document, falling back to the full one.
+    Abbreviated,
+    Full,
+}
+
+impl Kind {
+    fn accept(self) -> &'static str {
+        match self {
+            Kind::Abbreviated => {
+                "application/vnd.npm.install-v1+json; q=1.0, application/json; q=0.8, */*"
+            }
+            Kind::Full => "application/json",
+        }
+    }
+
+    fn dir(self) -> &'static str {
+        match self {
+            Kind::Abbreviated => path::ABBREVIATED_DIR,
+            Kind::Full => path::FULL_DIR,
+        }
+    }
+}
+
+/// Gets documents through one [`Fetcher`] and one cache directory.
+pub struct Client<'a> {
+    pub fetcher: &'a Fetcher,
+    /// `None`: nothing is read from or written to a mirror.
+    pub cache_dir: Option<&'a Path>,
+    /// Read the mirror only; never ask the registry.
+    pub offline: bool,
+}
+
+impl Client<'_> {
+    /// The `kind` document of `name` from `registry` (ending in `/`), as
+    /// packument JSON.
+    pub async fn get(
+        &self,
+        registry: &str,
+        name: &str,
+        kind: Kind,
+        authorization: Option<&str>,
+    ) -> Result<Vec<u8>, MetadataError> {
+        let url = packument_url(registry, name);
+        let mirror = self
+            .cache_dir
+            .and_then(|dir| path::mirror_path(dir, kind.dir(), registry, name));
+        if self.offline {
+            return read_mirror(mirror.clone())
+                .await
+                .ok_or_else(|| MetadataError::NoOfflineMeta {
+                    name: name.to_owned(),
+                    mirror: mirror.unwrap_or_default(),
+                });
+        }
+        let headers = mirror.as_deref().and_then(mirror::read_headers);
+        let modified_since = headers
+            .as_ref()
+            .and_then(|h| h.modified.as_deref())
+            .and_then(pacquet_state::parse_iso_date)
+            .map(|ms| pacquet_state::http_date((ms.max(0) / 1000) as u64));
+        let req = DownloadRequest {
+            url: &url,
+            integrity: None,
+            authorization,
+            package_id: name,
+            accept: Some(kind.accept()),
+        };
+        let validators = Validators {
+            etag: headers.as_ref().and_then(|h| h.etag.as_deref()),
+            modified_since: modified_since.as_deref(),
+        };
+        let got = self.send(&req, validators).await?;
+        let (bytes, etag, content_type) = match got {
+            Conditional::Body {
+                bytes,
+                etag,
+                content_type,
+            } => (bytes, etag, content_type),
+            Conditional::NotModified => {
+                if let Some(doc) = read_mirror(mirror.clone()).await {
+                    if let Some(path) = &mirror {
+                        touch(path);
+                    }
+                    return Ok(doc);
+                }
+                // The mirror went away after its validators were read.
+                match self.send(&req, Validators::default()).await? {
+                    Conditional::Body {
+                        bytes,
+                        etag,
+                        content_type,
+                    } => (bytes, etag, content_type),
+                    Conditional::NotModified => unreachable!("sent without validators"),
+                }
+            }
+        };
+        let Some(mirror) = mirror else {
+            return Ok(bytes);
+        };
+        // A registry that answers an abbreviated request with the full
+        // document is abbreviated as pnpm does before it is kept.
+        let abbreviate = kind == Kind::Abbreviated
+            && !content_type.is_some_and(|t| t.starts_with("application/vnd.npm.install-v1+json"));
+        let name = name.to_owned();
+        tokio::task::spawn_blocking(move || {
+            let saved = mirror::encode(&bytes, abbreviate, etag.as_deref())
+                .map_err(|e| MetadataError::Invalid {
+                    name: name.clone(),
+                    url: url.clone(),
+                    reason: e.to_string(),
+                })
+                .map(|file| mirror::write(&mirror, &file));
+            match saved {
+                Ok(Err(e)) => tracing::debug!("could not keep {}: {e}", mirror.display()),
+                Err(e) => return Err(e),
+                Ok(Ok(())) => {}
+            }
+            Ok(bytes)
+        })
+        .await
+        .unwrap_or_else(|e| std::panic::resume_unwind(e.into_panic()))
+    }
+
+    async fn send(
+        &self,
+        req: &DownloadRequest<'_>,
+        validators: Validators<'_>,
+    ) -> Result<Conditional, MetadataError> {
+        self.fetcher
+            .get_conditional(req, validators)
+            .await
+            .map_err(|e| match e {
+                TarballError::HttpStatus { url, status } => {
+                    MetadataError::HttpStatus { url, status }
+                }
+                TarballError::Fetch { url, reason } => MetadataError::Fetch { url, reason },
+                other => MetadataError::Fetch {
+                    url: req.url.to_owned(),
+                    reason: other.to_string(),
+                },
+            })
+    }
+}
+
+/// The mirror's document, read and decoded off the async threads.
+async fn read_mirror(path: Option<PathBuf>) -> Option<Vec<u8>> {
+    let path = path?;
+    tokio::task::spawn_blocking(move || mirror::read(&path).map(|m| m.document))
+        .await
+        .ok()
+        .flatten()
+}
+
+/// A `304` proves the copy current: its age restarts now (pnpm does the
+/// same, so age-based shortcuts read the mirror as fresh).
+fn touch(path: &Path) {
+    let touched = std::fs::File::options()
+        .append(true)
+        .open(path)
+        .and_then(|f| f.set_modified(std::time::SystemTime::now()));
+    if let Err(e) = touched {
+        tracing::debug!("could not touch {}: {e}", path.display());
+    }
+}
+
+/// `<registry><name>` with a scope's `/` encoded, as npm clients ask.
+pub fn packument_url(registry: &str, name: &str) -> String {
+    let slash = if registry.ends_with('/') { "" } else { "/" };
+    format!("{registry}{slash}{}", name.replace('/', "%2f"))
+}

@@ -1,0 +1,258 @@
+//! The mirror file pnpm 12 writes for a document
+//! (docs/registry-metadata.md §2):
+//!
+//! ```text
+//! pnpm-meta-v1 <headers length> <index length>\n
+//! {"etag":…,"modified":…}                      headers
+//! {"name":…,"distTags":…,"time":…,"versions":[[version, offset, length], …]}
+//! <each version's JSON, back to back>          offsets relative to here
+//! ```
+
+use std::fs;
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use indexmap::IndexMap;
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+use serde_json::{Map, Value};
+
+const MAGIC: &str = "pnpm-meta-v1";
+/// Bounds on the lengths a file declares, so a damaged file cannot ask
+/// for a huge allocation.
+const MAX_HEADERS: usize = 64 << 10;
+const MAX_INDEX: usize = 64 << 20;
+
+/// The fields pnpm keeps of each version when it abbreviates a full
+/// document a registry sent for an abbreviated request, in its order.
+const ABBREVIATED_VERSION_KEYS: &[&str] = &[
+    "name",
+    "version",
+    "bin",
+    "directories",
+    "devDependencies",
+    "optionalDependencies",
+    "dependencies",
+    "peerDependencies",
+    "dist",
+    "engines",
+    "peerDependenciesMeta",
+    "cpu",
+    "os",
+    "libc",
+    "deprecated",
+    "bundleDependencies",
+    "bundledDependencies",
+    "hasInstallScript",
+    "_npmUser",
+];
+
+/// The validators of the cached document.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Headers {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub etag: Option<String>,
+    /// The document's `modified` (ISO date), as pnpm records it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub modified: Option<String>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct Index {
+    name: String,
+    #[serde(default, rename = "distTags")]
+    dist_tags: Map<String, Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    time: Option<Map<String, Value>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    homepage: Option<Value>,
+    versions: Vec<(String, u64, u32)>,
+}
+
+#[derive(Deserialize)]
+struct Document<'a> {
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default, rename = "dist-tags")]
+    dist_tags: Option<Map<String, Value>>,
+    #[serde(default)]
+    time: Option<Map<String, Value>>,
+    #[serde(default)]
+    modified: Option<Value>,
+    #[serde(default)]
+    homepage: Option<Value>,
+    #[serde(default, borrow)]
+    versions: IndexMap<String, &'a RawValue>,
+}
+
+/// The mirror file for `document` (a registry's response body).
+/// `abbreviate` strips each version to the fields of an abbreviated
+/// document, for a registry that answered an abbreviated request with
+/// the full one.
+pub fn encode(
+    document: &[u8],
+    abbreviate: bool,
+    etag: Option<&str>,
+) -> Result<Vec<u8>, serde_json::Error> {
+    let doc: Document<'_> = serde_json::from_slice(document)?;
+    let modified = doc
+        .modified
+        .as_ref()
+        .and_then(Value::as_str)
+        .or_else(|| doc.time.as_ref()?.get("modified")?.as_str())
+        .map(str::to_owned);
+    let headers = serde_json::to_string(&Headers {
+        etag: etag.map(str::to_owned),
+        modified,
+    })?;
+    let mut fragments = Vec::new();
+    let mut spans = Vec::with_capacity(doc.versions.len());
+    for (version, raw) in &doc.versions {
+        let offset = fragments.len() as u64;
+        if abbreviate {
+            let full: Map<String, Value> = serde_json::from_str(raw.get())?;
+            let kept: Map<String, Value> = ABBREVIATED_VERSION_KEYS
+                .iter()
+                .filter_map(|k| Some(((*k).to_owned(), full.get(*k)?.clone())))
+                .collect();
+            serde_json::to_writer(&mut fragments, &kept)?;
+        } else {
+            fragments.extend_from_slice(raw.get().as_bytes());
+        }
+        let Ok(len) = u32::try_from(fragments.len() as u64 - offset) else {
+            fragments.truncate(offset as usize);
+            continue;
+        };
+        spans.push((version.clone(), offset, len));
+    }
+    let index = serde_json::to_string(&Index {
+        name: doc.name.unwrap_or_default(),
+        dist_tags: doc.dist_tags.unwrap_or_default(),
+        time: doc.time,
+        homepage: if abbreviate { None } else { doc.homepage },
+        versions: spans,
+    })?;
+    let mut out = format!("{MAGIC} {} {}\n", headers.len(), index.len()).into_bytes();
+    out.reserve(headers.len() + index.len() + fragments.len());
+    out.extend_from_slice(headers.as_bytes());
+    out.extend_from_slice(index.as_bytes());
+    out.extend_from_slice(&fragments);
+    Ok(out)
+}
+
+/// A mirror file read back.
+#[derive(Debug)]
+pub struct Mirrored {
+    pub headers: Headers,
+    /// A packument JSON document with the name, dist-tags, time,
+    /// `modified` and versions the file holds.
+    pub document: Vec<u8>,
+}
+
+/// Reads a mirror file; `None` for a missing, damaged or foreign file (the
+/// caller then asks the registry as if nothing were cached).
+pub fn decode(file: &[u8]) -> Option<Mirrored> {
+    let newline = file.iter().position(|&b| b == b'\n')?;
+    let (headers_len, index_len) = parse_magic(std::str::from_utf8(&file[..newline]).ok()?)?;
+    let headers_end = newline + 1 + headers_len;
+    let index_end = headers_end.checked_add(index_len)?;
+    let headers: Headers = serde_json::from_slice(file.get(newline + 1..headers_end)?).ok()?;
+    let index: Index = serde_json::from_slice(file.get(headers_end..index_end)?).ok()?;
+    let fragments = &file[index_end..];
+    let mut document = Vec::with_capacity(fragments.len() + index_len + 64);
+    document.extend_from_slice(b"{\"name\":");
+    serde_json::to_writer(&mut document, &index.name).ok()?;
+    document.extend_from_slice(b",\"dist-tags\":");
+    serde_json::to_writer(&mut document, &index.dist_tags).ok()?;
+    if let Some(time) = &index.time {
+        document.extend_from_slice(b",\"time\":");
+        serde_json::to_writer(&mut document, time).ok()?;
+    }
+    if let Some(modified) = &headers.modified {
+        document.extend_from_slice(b",\"modified\":");
+        serde_json::to_writer(&mut document, modified).ok()?;
+    }
+    document.extend_from_slice(b",\"versions\":{");
+    for (i, (version, offset, len)) in index.versions.iter().enumerate() {
+        let start = usize::try_from(*offset).ok()?;
+        let fragment = fragments.get(start..start.checked_add(*len as usize)?)?;
+        // A fragment must be one JSON value, or the document would not be.
+        serde_json::from_slice::<&RawValue>(fragment).ok()?;
+        if i > 0 {
+            document.push(b',');
+        }
+        serde_json::to_writer(&mut document, version).ok()?;
+        document.push(b':');
+        document.extend_from_slice(fragment);
+    }
+    document.extend_from_slice(b"}}");
+    Some(Mirrored { headers, document })
+}
+
+fn parse_magic(line: &str) -> Option<(usize, usize)> {
+    let mut parts = line.split(' ');
+    if parts.next()? != MAGIC {
+        return None;
+    }
+    let headers: usize = parts.next()?.parse().ok()?;
+    let index: usize = parts.next()?.parse().ok()?;
+    (parts.next().is_none() && headers <= MAX_HEADERS && index <= MAX_INDEX)
+        .then_some((headers, index))
+}
+
+/// The whole file at `path`, decoded.
+pub fn read(path: &Path) -> Option<Mirrored> {
+    decode(&fs::read(path).ok()?)
+}
+
+/// Only the validators, without reading the versions.
+pub fn read_headers(path: &Path) -> Option<Headers> {
+    let mut file = fs::File::open(path).ok()?;
+    let mut head = vec![0; 1024];
+    let mut filled = 0;
+    loop {
+        let n = file.read(&mut head[filled..]).ok()?;
+        filled += n;
+        if n == 0 || filled == head.len() {
+            break;
+        }
+    }
+    head.truncate(filled);
+    let newline = head.iter().position(|&b| b == b'\n')?;
+    let (headers_len, _) = parse_magic(std::str::from_utf8(&head[..newline]).ok()?)?;
+    let end = newline + 1 + headers_len;
+    if end > head.len() {
+        let mut rest = vec![0; end - head.len()];
+        file.read_exact(&mut rest).ok()?;
+        head.extend_from_slice(&rest);
+    }
+    serde_json::from_slice(&head[newline + 1..end]).ok()
+}
+
+static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
+
+/// Writes `bytes` to `path` through a temporary file beside it and a
+/// rename, so a concurrent reader (pnpm or pacquet) sees the old file or
+/// the new one, never part of one.
+pub fn write(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    fs::create_dir_all(dir)?;
+    let temp = temp_path(path);
+    let written = fs::File::create_new(&temp).and_then(|mut file| file.write_all(bytes));
+    let renamed = written.and_then(|()| fs::rename(&temp, path));
+    if renamed.is_err() {
+        let _ = fs::remove_file(&temp);
+    }
+    renamed
+}
+
+fn temp_path(path: &Path) -> PathBuf {
+    let n = TEMP_COUNTER.fetch_add(1, Ordering::Relaxed);
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(format!(".{}.{n}.tmp", std::process::id()));
+    path.with_file_name(name)
+}
+
+#[cfg(test)]
+mod tests;
