@@ -47,6 +47,10 @@ Scenarios (pnpm benchmark rows):
   lockfile-only-fetch
           `fetch` from pnpm-lock.yaml alone into an empty store (no node_modules);
           bun has no such command
+  cold-verified, repeat-verified
+          cold and repeat without `trustLockfile`: pnpm and pacquet verify the lockfile
+          against registry metadata under the default policy (minimumReleaseAge 1440);
+          the mirror then also keeps every package's registry document
 
 Before each timed run, node_modules (and for cold the store) is renamed into a trash
 dir rather than deleted: ext4 is slow to reuse freshly freed inodes. The trash is
@@ -136,6 +140,8 @@ pub enum Scenario {
     Repeat,
     LockfileChange,
     LockfileOnlyFetch,
+    ColdVerified,
+    RepeatVerified,
 }
 
 impl Scenario {
@@ -146,7 +152,15 @@ impl Scenario {
             Scenario::Repeat => "repeat",
             Scenario::LockfileChange => "lockfile-change",
             Scenario::LockfileOnlyFetch => "lockfile-only-fetch",
+            Scenario::ColdVerified => "cold-verified",
+            Scenario::RepeatVerified => "repeat-verified",
         }
+    }
+
+    /// Whether the lockfile is verified against registry metadata (no
+    /// `trustLockfile`).
+    pub fn verifies(self) -> bool {
+        matches!(self, Scenario::ColdVerified | Scenario::RepeatVerified)
     }
 
     pub fn describe(self) -> &'static str {
@@ -171,6 +185,15 @@ impl Scenario {
             Scenario::LockfileOnlyFetch => {
                 "`fetch` with only pnpm-lock.yaml, into an empty store, no node_modules: the \
                  Docker layer that fills the store before an offline install."
+            }
+            Scenario::ColdVerified => {
+                "As cold (no store, no cache, no node_modules), without `trustLockfile`: \
+                 pnpm 12's default supply-chain verification of the lockfile against every \
+                 package's registry document (minimumReleaseAge 1440) is part of the install."
+            }
+            Scenario::RepeatVerified => {
+                "As repeat, without `trustLockfile`: the recorded verification of the \
+                 unchanged lockfile must be found and trusted."
             }
         }
     }
@@ -215,7 +238,7 @@ fn run(args: Args) -> Result<()> {
     // Everything that is not timed comes first: helpers, tools, builds, mirror.
     env.build_helpers()?;
     let tools = prepare_tools(&mut env, &args);
-    env.fill_mirror(&fixture)?;
+    env.fill_mirror(&fixture, args.scenario.iter().any(|s| s.verifies()))?;
     env.start_registry()?;
     env.retire_old_stage(&fixture_name)?;
 

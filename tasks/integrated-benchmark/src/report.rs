@@ -283,7 +283,8 @@ fn md_commands(s: &mut String, rows: &[Row], work: &Path, repo: &Path) {
         s,
         "`$REPO` is the checkout, `$WORK` the harness's scratch dir (`benchmarks/work`). Each tool has its own copy of the \
          fixture, its own store and its own `.npmrc` (`registry=` the loopback mirror registry); \
-         `pnpm-workspace.yaml` gets `storeDir`, `cacheDir` and `trustLockfile: true`. \
+         `pnpm-workspace.yaml` gets `storeDir`, `cacheDir` and (except in the `-verified` scenarios) \
+         `trustLockfile: true`. \
          Preparation renames old trees into a trash dir that is deleted after the run, \
          then runs `sync` so no timed run pays for writing back an earlier one.\n"
     );

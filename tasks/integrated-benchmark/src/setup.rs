@@ -292,8 +292,9 @@ impl Env {
         }
     }
 
-    /// Makes sure the mirror has every tarball of the fixture's lockfile.
-    pub fn fill_mirror(&self, fixture: &Path) -> Result<()> {
+    /// Makes sure the mirror has every tarball of the fixture's lockfile
+    /// (and, with `packuments`, every package's registry document).
+    pub fn fill_mirror(&self, fixture: &Path, packuments: bool) -> Result<()> {
         eprintln!(
             "checking the mirror {} (registry-mirror)",
             self.mirror.display()
@@ -302,6 +303,9 @@ impl Env {
         cmd.arg("--out")
             .arg(&self.mirror)
             .arg(fixture.join("pnpm-lock.yaml"));
+        if packuments {
+            cmd.arg("--packuments");
+        }
         logged(cmd, &self.work.join("logs/registry-mirror.log"))
             .map_err(|e| format!("filling the mirror failed: {e}"))
     }
@@ -425,7 +429,7 @@ impl Env {
     ) -> Result<()> {
         let project = &dirs.project;
         fs::create_dir_all(project).map_err(|e| format!("{}: {e}", project.display()))?;
-        let workspace = workspace_yaml(fixture, &dirs.store, &dirs.cache);
+        let workspace = workspace_yaml(fixture, &dirs.store, &dirs.cache, !scenario.verifies());
         let npmrc = format!("registry={}\n", self.registry_url);
         // Each side of the project lives in its own dir, with the bun.lock bun
         // makes from it; `project` gets copies of the side being installed.
@@ -626,16 +630,17 @@ impl StageDirs {
 }
 
 /// The fixture's `pnpm-workspace.yaml` (if any) pointed at the tool's own
-/// store and cache, trusting the lockfile.
-fn workspace_yaml(fixture: &Path, store: &Path, cache: &Path) -> String {
+/// store and cache, trusting the lockfile unless `trust` is off.
+fn workspace_yaml(fixture: &Path, store: &Path, cache: &Path, trust: bool) -> String {
     let mut workspace = fs::read_to_string(fixture.join("pnpm-workspace.yaml")).unwrap_or_default();
     if !workspace.is_empty() && !workspace.ends_with('\n') {
         workspace.push('\n');
     }
     workspace.push_str(&format!(
-        "# Added by integrated-benchmark.\nstoreDir: {}\ncacheDir: {}\ntrustLockfile: true\n",
+        "# Added by integrated-benchmark.\nstoreDir: {}\ncacheDir: {}\n{}",
         yaml_str(store),
-        yaml_str(cache)
+        yaml_str(cache),
+        if trust { "trustLockfile: true\n" } else { "" }
     ));
     workspace
 }
@@ -693,13 +698,15 @@ fn prepare_script(
 ) -> String {
     let nm = dirs.project.join("node_modules");
     match scenario {
-        Scenario::Cold | Scenario::LockfileOnlyFetch => [&nm, &dirs.store, &dirs.cache]
-            .iter()
-            .map(|p| move_aside(p, trash))
-            .collect::<Vec<_>>()
-            .join("; "),
+        Scenario::Cold | Scenario::ColdVerified | Scenario::LockfileOnlyFetch => {
+            [&nm, &dirs.store, &dirs.cache]
+                .iter()
+                .map(|p| move_aside(p, trash))
+                .collect::<Vec<_>>()
+                .join("; ")
+        }
         Scenario::Warm => move_aside(&nm, trash),
-        Scenario::Repeat => "true".to_string(),
+        Scenario::Repeat | Scenario::RepeatVerified => "true".to_string(),
         // The untimed install of the smaller side, then the full side's files.
         Scenario::LockfileChange => format!(
             "{} && {} && ({command}) >/dev/null 2>&1 && {}",

@@ -5,6 +5,11 @@
 //! npm registry), verifies each against the lockfile's integrity, and skips
 //! files already present and valid. The loopback server of `pacquet-testing`
 //! then serves `DIR`, so timed runs never depend on the internet.
+//!
+//! With `--packuments`, each package's full registry document is kept too,
+//! at `DIR/<name>/index.json` (where the loopback server serves `GET /<name>`
+//! from), after checking that it lists every locked version with the
+//! lockfile's integrity: the supply-chain verification reads it.
 
 use std::path::{Path, PathBuf};
 
@@ -24,6 +29,9 @@ struct Args {
     /// registry host is resolved once.
     #[arg(long, default_value_t = 16)]
     concurrency: usize,
+    /// Also keep each package's registry document (packument).
+    #[arg(long)]
+    packuments: bool,
     lockfiles: Vec<PathBuf>,
 }
 
@@ -78,6 +86,17 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         let text = std::fs::read_to_string(path)?;
         let lockfile: Lockfile = serde_saphyr::from_str(&text)?;
         all.extend(jobs(&lockfile, &registry, &args.out));
+    }
+    let mut locked: std::collections::BTreeMap<String, Vec<(String, String)>> = Default::default();
+    for job in &all {
+        let rel = job.dest.strip_prefix(&args.out).unwrap_or(&job.dest);
+        let rel = rel.to_string_lossy();
+        if let Some((name, file)) = rel.split_once("/-/") {
+            locked
+                .entry(name.to_string())
+                .or_default()
+                .push((file.to_string(), job.integrity.clone()));
+        }
     }
     all.sort_by(|a, b| a.dest.cmp(&b.dest));
     all.dedup_by(|a, b| a.dest == b.dest);
@@ -134,9 +153,90 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     for e in &errors {
         eprintln!("error: {e}");
     }
+    if !errors.is_empty() {
+        return Err(format!("{} tarballs failed", errors.len()).into());
+    }
+    if args.packuments {
+        mirror_packuments(&client, &registry, &args.out, locked, args.concurrency).await?;
+    }
+    Ok(())
+}
+
+/// Whether `doc` lists every `(tarball file, integrity)` of `locked` as a
+/// version with that integrity.
+fn lists_locked(doc: &serde_json::Value, locked: &[(String, String)]) -> bool {
+    let Some(versions) = doc.get("versions").and_then(|v| v.as_object()) else {
+        return false;
+    };
+    locked.iter().all(|(file, integrity)| {
+        versions.values().any(|v| {
+            let dist = &v["dist"];
+            dist["integrity"].as_str() == Some(integrity.as_str())
+                && dist["tarball"]
+                    .as_str()
+                    .is_some_and(|t| t.ends_with(&format!("/-/{file}")))
+        })
+    })
+}
+
+async fn mirror_packuments(
+    client: &reqwest::Client,
+    registry: &str,
+    out: &Path,
+    locked: std::collections::BTreeMap<String, Vec<(String, String)>>,
+    concurrency: usize,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let total = locked.len();
+    let results: Vec<Result<bool, String>> = futures_util::stream::iter(locked)
+        .map(|(name, versions)| async move {
+            let dest = out.join(&name).join("index.json");
+            if let Ok(existing) = tokio::fs::read(&dest).await
+                && serde_json::from_slice(&existing).is_ok_and(|d| lists_locked(&d, &versions))
+            {
+                return Ok(false);
+            }
+            let url = format!("{registry}{}", name.replace('/', "%2f"));
+            let bytes = client
+                .get(&url)
+                .header("accept", "application/json")
+                .send()
+                .await
+                .and_then(|r| r.error_for_status())
+                .map_err(|e| format!("{url}: {e}"))?
+                .bytes()
+                .await
+                .map_err(|e| format!("{url}: {e}"))?;
+            let doc: serde_json::Value =
+                serde_json::from_slice(&bytes).map_err(|e| format!("{url}: {e}"))?;
+            if !lists_locked(&doc, &versions) {
+                return Err(format!(
+                    "{url}: does not list every locked version with its integrity"
+                ));
+            }
+            let tmp = dest.with_extension("json.partial");
+            tokio::fs::write(&tmp, &bytes)
+                .await
+                .map_err(|e| e.to_string())?;
+            tokio::fs::rename(&tmp, &dest)
+                .await
+                .map_err(|e| e.to_string())?;
+            Ok(true)
+        })
+        .buffer_unordered(concurrency)
+        .collect()
+        .await;
+    let downloaded = results.iter().filter(|r| matches!(r, Ok(true))).count();
+    let errors: Vec<&String> = results.iter().filter_map(|r| r.as_ref().err()).collect();
+    println!(
+        "{total} packuments: {downloaded} downloaded, {} already present",
+        total - downloaded - errors.len()
+    );
+    for e in &errors {
+        eprintln!("error: {e}");
+    }
     if errors.is_empty() {
         Ok(())
     } else {
-        Err(format!("{} tarballs failed", errors.len()).into())
+        Err(format!("{} packuments failed", errors.len()).into())
     }
 }
