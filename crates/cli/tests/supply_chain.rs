@@ -528,3 +528,43 @@ fn kept_metadata_is_revalidated_not_downloaded_again() {
     );
     assert_eq!(std::fs::read(&kept).unwrap(), before);
 }
+
+/// The verification runs alongside the downloads (the tarball is fetched
+/// while the packument is still on its way), but nothing is written into
+/// the project before its verdict: a refused lockfile leaves no tree.
+#[test]
+fn downloads_overlap_the_verification_but_nothing_is_linked_before_it_passes() {
+    let registry = registry();
+    let pair = Pair::new(&registry, json!({"pq-plain": "1.1.0"}));
+    pair.settings("");
+    registry.reset_requests();
+    registry.fail_next(
+        "pq-plain",
+        pacquet_testing::Fault::Delay(Duration::from_millis(1500)),
+    );
+    let out = pacquet(
+        &pair.env,
+        &pair.by_pacquet,
+        &["install", "--frozen-lockfile"],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert_eq!(
+        codes(&out),
+        ["ERR_PNPM_MINIMUM_RELEASE_AGE_VIOLATION"],
+        "{}",
+        text(&out)
+    );
+    assert_eq!(
+        registry.tarball_requests("pq-plain", "1.1.0"),
+        1,
+        "{:?}",
+        registry.requests()
+    );
+    let first = registry.requests();
+    assert_eq!(
+        first.first().map(String::as_str),
+        Some("pq-plain"),
+        "{first:?}"
+    );
+    assert!(!pair.by_pacquet.join("node_modules").exists());
+}

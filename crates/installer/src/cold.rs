@@ -4,11 +4,12 @@
 //! links it into every slot that uses it and queues its index row.
 
 use std::collections::HashMap;
+use std::sync::Mutex;
 
 use futures_util::{StreamExt, TryStreamExt, stream};
 use pacquet_planner::{FetchSource, Plan};
 use pacquet_sources::{Downloader, source_url};
-use pacquet_store_index::IndexSender;
+use pacquet_store_index::{IndexSender, PackageFilesIndex};
 use pacquet_tarball::{ExtractLimits, extract_to_store};
 use rayon::prelude::*;
 
@@ -35,8 +36,10 @@ pub fn fetch_and_link(
             FetchSource::Directory { .. } | FetchSource::Git { .. }
         )
     });
-    local::link_local(ctx, store, plan, &local)?;
-    fetch_to_store(runtime, Some(ctx), fetch, store, plan, &cold)
+    // Downloads first: they may run while the link gate is closed, local
+    // imports wait for it.
+    fetch_to_store(runtime, Some(ctx), fetch, store, plan, &cold)?;
+    local::link_local(ctx, store, plan, &local)
 }
 
 /// Downloads the `cold` slots (tarballs: registry, URL, `file:`,
@@ -62,6 +65,7 @@ pub fn fetch_to_store(
         store,
         plan,
         sender: &sender,
+        deferred: Mutex::default(),
     };
     // Bounded so tarballs waiting for a CPU never pile up in memory.
     let (tx, mut rx) = tokio::sync::mpsc::channel::<(usize, Vec<u8>)>(32);
@@ -69,7 +73,7 @@ pub fn fetch_to_store(
         let consumer = s.spawn(|| {
             std::iter::from_fn(|| rx.blocking_recv())
                 .par_bridge()
-                .try_for_each(|(g, tarball)| landing.land(&groups[g], tarball))
+                .try_for_each(|(g, tarball)| landing.land(g, &groups[g], tarball))
         });
         let downloads = runtime.block_on(async {
             let tx = tx;
@@ -94,7 +98,8 @@ pub fn fetch_to_store(
         })?;
         consumed?;
         downloads.map(|_| ())
-    })
+    })?;
+    landing.import_deferred(&groups)
 }
 
 /// Where a downloaded tarball goes: the CAS, the index, and (in an
@@ -104,10 +109,13 @@ struct Landing<'a> {
     store: &'a Store,
     plan: &'a Plan,
     sender: &'a IndexSender,
+    /// Groups extracted while the link gate was closed, with their rows:
+    /// imported once it opens, so extraction never waits for it.
+    deferred: Mutex<Vec<(usize, PackageFilesIndex)>>,
 }
 
 impl Landing<'_> {
-    fn land(&self, group: &Group, tarball: Vec<u8>) -> Result<(), InstallError> {
+    fn land(&self, g: usize, group: &Group, tarball: Vec<u8>) -> Result<(), InstallError> {
         let first = &self.plan.slots[group.slots[0]];
         let package_id = first.dep_path.package_id();
         let cas = &self.store.cas;
@@ -135,14 +143,48 @@ impl Landing<'_> {
             _ => raw,
         };
         if let Some(ctx) = self.link {
-            for &i in &group.slots {
-                ctx.import(i, &self.plan.slots[i], &row, Origin::Network, None)?;
+            if !ctx.gate.is_open() {
+                if let Some(key) = &first.store_key {
+                    self.sender.put(key.clone(), row.clone());
+                }
+                let mut deferred = self.deferred.lock().unwrap_or_else(|e| e.into_inner());
+                deferred.push((g, row));
+                return Ok(());
             }
+            self.import_group(ctx, group, &row)?;
         }
         if let Some(key) = &first.store_key {
             self.sender.put(key.clone(), row);
         }
         Ok(())
+    }
+
+    fn import_group(
+        &self,
+        ctx: &LinkContext<'_>,
+        group: &Group,
+        row: &PackageFilesIndex,
+    ) -> Result<(), InstallError> {
+        for &i in &group.slots {
+            ctx.import(i, &self.plan.slots[i], row, Origin::Network, None)?;
+        }
+        Ok(())
+    }
+
+    /// Imports what landed before the gate opened, once it has.
+    fn import_deferred(&self, groups: &[Group]) -> Result<(), InstallError> {
+        let deferred =
+            std::mem::take(&mut *self.deferred.lock().unwrap_or_else(|e| e.into_inner()));
+        let Some(ctx) = self.link else {
+            return Ok(());
+        };
+        if deferred.is_empty() {
+            return Ok(());
+        }
+        ctx.gate.wait()?;
+        deferred
+            .par_iter()
+            .try_for_each(|(g, row)| self.import_group(ctx, &groups[*g], row))
     }
 }
 

@@ -20,6 +20,7 @@ use super::{
     InstallError,
     build::{Builds, ImportMode},
 };
+use crate::link_gate::LinkGate;
 use crate::reporter::{Event, Origin, Reporter};
 use pacquet_planner::Slot;
 
@@ -35,9 +36,11 @@ pub struct LinkContext<'a> {
     /// Bundled manifest per slot, filled as packages land (bins read it).
     pub manifests: Vec<OnceLock<Value>>,
     pub builds: &'a Builds<'a>,
-    /// The virtual store did not exist when the install began: no package
-    /// directory can hold an earlier import, so markers need no check.
-    pub fresh: bool,
+    /// Holds every import until the lockfile is verified and the previous
+    /// tree cleared; it opens with whether the virtual store did not exist
+    /// (then no package directory can hold an earlier import, so markers
+    /// need no check).
+    pub gate: &'a LinkGate,
     /// Package directories actually filled (not found complete).
     pub imported: AtomicUsize,
 }
@@ -54,6 +57,7 @@ impl LinkContext<'_> {
         origin: Origin,
         complete: Option<bool>,
     ) -> Result<ImportOutcome, InstallError> {
+        let fresh = self.gate.wait()?;
         let package_id = slot.dep_path.as_str();
         self.reporter.report(Event::Fetched { package_id, origin });
         let mode = self.builds.mode(slot_index, slot, row);
@@ -68,7 +72,7 @@ impl LinkContext<'_> {
         // directories are complete, and building their lists cost more than
         // the one lstat (small fixture after a one-package change: 28 ms of
         // 51 ms went there).
-        let complete = complete.unwrap_or_else(|| !self.fresh && marker_exists(&dest, entries));
+        let complete = complete.unwrap_or_else(|| !fresh && marker_exists(&dest, entries));
         let outcome = if complete {
             ImportOutcome::AlreadyComplete
         } else {
@@ -89,6 +93,7 @@ impl LinkContext<'_> {
         row: &PackageFilesIndex,
         files: &[PackageFile<'_>],
     ) -> Result<ImportOutcome, InstallError> {
+        self.gate.wait()?;
         let mode = self.builds.mode(slot_index, slot, row);
         // Scripts write into the package: never share inodes with the source.
         let method = match mode {
@@ -127,8 +132,9 @@ impl LinkContext<'_> {
 
     /// Whether the slot's directory holds a finished import of `row` (never
     /// in a virtual store this install created).
-    pub fn is_complete(&self, slot: &Slot, row: &PackageFilesIndex) -> bool {
-        !self.fresh && marker_exists(&self.root.join(&slot.package_dir), &row.files)
+    pub fn is_complete(&self, slot: &Slot, row: &PackageFilesIndex) -> Result<bool, InstallError> {
+        let fresh = self.gate.wait()?;
+        Ok(!fresh && marker_exists(&self.root.join(&slot.package_dir), &row.files))
     }
 }
 

@@ -16,6 +16,7 @@ use crate::{
     InstallError, bins,
     build::{BuildRun, BuildSettings, Builds},
     gates::{self, CheckedLockfile},
+    link_gate::LinkGate,
     phases::Phases,
     project_scripts::ProjectScripts,
     reporter::{Event, Reporter},
@@ -42,7 +43,7 @@ pub fn install(
     reporter: &dyn Reporter,
 ) -> Result<InstallSummary, InstallError> {
     let started_at = SystemTime::now();
-    let mut phases = Phases::start();
+    let phases = Phases::start();
     let config = req.config;
     // Refused before anything is read or written: installing the isolated
     // layout where `hoisted` or `pnp` was asked for would be a wrong tree.
@@ -72,28 +73,55 @@ pub fn install(
     // pnpm 12 runs the root's `preinstall` first, before the lockfile checks.
     project_scripts.run_early()?;
     let checked = gates::read_checked_lockfile(config, req.frozen_lockfile)?;
-    if let Some(verified) = verify::verify_lockfile(config, &checked.lockfile, runtime)? {
-        phases.mark("verify");
+    // The verification asks the registry while the install plans, reads
+    // the store and downloads; nothing is written into the project until
+    // it has passed (the link gate).
+    std::thread::scope(|s| {
+        let verification = s.spawn(|| verify::verify_lockfile(config, &checked.lockfile, runtime));
+        let tarball_url = |name: &str, version: &str| config.tarball_url(name, version);
+        let mut opts =
+            settings::plan_options(config, &checked.projects, &checked.patches, &tarball_url);
+        opts.node_version = settings::node_version(config, &checked.lockfile);
+        let planned = plan(&checked.lockfile, &opts)
+            .map_err(InstallError::from)
+            .and_then(|plan| refuse_unsupported(&plan).map(|()| plan));
+        let plan = match planned {
+            Ok(plan) => plan,
+            // A refused lockfile is the first thing to report.
+            Err(e) => return Err(join_verification(verification, reporter).err().unwrap_or(e)),
+        };
+        phases.mark("plan");
+        report_plan(&plan, reporter);
+        let run = Run {
+            config,
+            checked: &checked,
+            plan: &plan,
+            opts: &opts,
+            reporter,
+            project_scripts: &project_scripts,
+            started_at,
+        };
+        run.execute(runtime, &phases, verification)
+    })
+}
+
+type Verification<'scope> = std::thread::ScopedJoinHandle<
+    'scope,
+    Result<Option<pacquet_verification::Verified>, InstallError>,
+>;
+
+/// The verification's verdict, reported.
+fn join_verification(
+    verification: Verification<'_>,
+    reporter: &dyn Reporter,
+) -> Result<(), InstallError> {
+    let verified = verification.join().map_err(|_| InstallError::Internal {
+        what: "the lockfile verification panicked".into(),
+    })??;
+    if let Some(verified) = verified {
         report_verified(&verified, reporter);
     }
-    let tarball_url = |name: &str, version: &str| config.tarball_url(name, version);
-    let mut opts =
-        settings::plan_options(config, &checked.projects, &checked.patches, &tarball_url);
-    opts.node_version = settings::node_version(config, &checked.lockfile);
-    let plan = plan(&checked.lockfile, &opts)?;
-    refuse_unsupported(&plan)?;
-    phases.mark("plan");
-    report_plan(&plan, reporter);
-    let run = Run {
-        config,
-        checked: &checked,
-        plan: &plan,
-        opts: &opts,
-        reporter,
-        project_scripts: &project_scripts,
-        started_at,
-    };
-    run.execute(runtime, &mut phases)
+    Ok(())
 }
 
 /// One planned install being carried out.
@@ -111,7 +139,8 @@ impl Run<'_> {
     fn execute(
         &self,
         runtime: &tokio::runtime::Handle,
-        phases: &mut Phases,
+        phases: &Phases,
+        verification: Verification<'_>,
     ) -> Result<InstallSummary, InstallError> {
         let config = self.config;
         let root = config.workspace_root.as_path();
@@ -122,14 +151,46 @@ impl Run<'_> {
         let _store_lock =
             pacquet_cas::lock_store(&config.store_dir, pacquet_cas::LockMode::Shared).ok();
         let store = Store::open(&config.store_dir);
-        let prepared = prepare::prepare(self, &store)?;
-        phases.mark("prefetch+dirs");
+        let rows = match prepare::read_rows(self, &store) {
+            Ok(rows) => rows,
+            Err(e) => {
+                return Err(join_verification(verification, self.reporter)
+                    .err()
+                    .unwrap_or(e));
+            }
+        };
+        phases.mark("prefetch");
         let builds = Builds::new(
             build_settings(config),
             &self.checked.lockfile,
             root.join(&self.opts.virtual_store_dir).join("lock.yaml"),
         );
-        let linked = link::link_packages(self, runtime, &store, &prepared, &builds)?;
+        let gate = LinkGate::new();
+        let (cleared, linked) = std::thread::scope(|s| {
+            // Verdict, then the previous tree cleared, then the gate opens;
+            // meanwhile the cold set downloads and lands in the store.
+            let keeper = s.spawn(|| {
+                let cleared = join_verification(verification, self.reporter)
+                    .and_then(|()| prepare::clear(self));
+                match &cleared {
+                    Ok(c) => {
+                        gate.open(c.fresh);
+                        phases.mark("clear");
+                    }
+                    Err(_) => gate.fail(),
+                }
+                cleared
+            });
+            let linked = link::link_packages(self, runtime, &store, &rows, &gate, &builds);
+            let cleared = keeper.join().map_err(|_| InstallError::Internal {
+                what: "clearing the previous tree panicked".into(),
+            });
+            (cleared, linked)
+        });
+        // The verdict and the clearing come first: the gate's own error only
+        // says that they stopped the install.
+        let prepared = cleared??;
+        let linked = linked?;
         phases.mark("link");
         let links: Vec<&pacquet_planner::Symlink> = self
             .plan

@@ -18,6 +18,7 @@ mod fetch;
 mod files;
 mod gates;
 mod install;
+mod link_gate;
 mod local;
 mod phases;
 mod project_scripts;

@@ -2,11 +2,14 @@
 //! the first question of every performance investigation, answered without
 //! a profiler.
 
+use std::sync::Mutex;
 use std::time::Instant;
 
+/// Shared by the threads of one install (the verification's keeper marks
+/// its own phase).
 pub struct Phases {
     start: Instant,
-    last: Instant,
+    last: Mutex<Instant>,
     enabled: bool,
 }
 
@@ -15,22 +18,23 @@ impl Phases {
         let now = Instant::now();
         Phases {
             start: now,
-            last: now,
+            last: Mutex::new(now),
             enabled: std::env::var_os("PACQUET_PHASES").is_some(),
         }
     }
 
     /// Reports the time since the previous mark under `name`.
-    pub fn mark(&mut self, name: &str) {
+    pub fn mark(&self, name: &str) {
         if !self.enabled {
             return;
         }
+        let mut last = self.last.lock().unwrap_or_else(|e| e.into_inner());
         let now = Instant::now();
         eprintln!(
             "phase {name:<10} {:>8.1} ms  (at {:>8.1} ms)",
-            (now - self.last).as_secs_f64() * 1e3,
+            (now - *last).as_secs_f64() * 1e3,
             (now - self.start).as_secs_f64() * 1e3,
         );
-        self.last = now;
+        *last = now;
     }
 }

@@ -19,6 +19,9 @@ pub fn link_warm(
     rows: &Rows,
     warm: &[usize],
 ) -> Result<Vec<usize>, InstallError> {
+    // Nothing is written before the gate opens; waiting here keeps the
+    // rayon workers free for the cold set's extraction meanwhile.
+    ctx.gate.wait()?;
     let damaged: Vec<Option<usize>> = warm
         .par_iter()
         .map(|&i| {
@@ -26,7 +29,7 @@ pub fn link_warm(
             let row = rows.for_slot(i).expect("warm slots have rows");
             // A directory whose marker exists needs no store check: the
             // import leaves it alone.
-            let complete = ctx.verify.then(|| ctx.is_complete(slot, row));
+            let complete = ctx.verify.then(|| ctx.is_complete(slot, row)).transpose()?;
             if complete == Some(false) && !store::files_intact(ctx.cas, row) {
                 return Ok(Some(i));
             }

@@ -19,7 +19,7 @@ const NOW: Duration = Duration::ZERO;
 fn cold_points() -> Vec<KillAt> {
     vec![
         KillAt::Phase("plan", NOW),
-        KillAt::Phase("prefetch+dirs", NOW),
+        KillAt::Phase("clear", NOW),
         KillAt::Stalled("pq-many-files", Fault::Stall),
         KillAt::Stalled("pq-deep-4", Fault::Stall),
         KillAt::Stalled("pq-scripts", Fault::StallMidBody),
@@ -37,8 +37,8 @@ fn cold_points() -> Vec<KillAt> {
 fn warm_points() -> Vec<KillAt> {
     vec![
         KillAt::Phase("plan", NOW),
-        KillAt::Phase("prefetch+dirs", NOW),
-        KillAt::Phase("prefetch+dirs", Duration::from_millis(5)),
+        KillAt::Phase("clear", NOW),
+        KillAt::Phase("clear", Duration::from_millis(5)),
         KillAt::Phase("link", NOW),
         KillAt::Phase("symlinks", NOW),
     ]

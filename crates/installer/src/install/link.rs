@@ -8,8 +8,17 @@ use pacquet_import::{ImportState, UsedMethod};
 use pacquet_sources::Downloader;
 use serde_json::Value;
 
-use super::{Run, prepare::Prepared};
-use crate::{InstallError, build::Builds, cold, files::LinkContext, settings, store::Store, warm};
+use super::Run;
+use crate::{
+    InstallError,
+    build::Builds,
+    cold,
+    files::LinkContext,
+    link_gate::LinkGate,
+    settings,
+    store::{Rows, Store},
+    warm,
+};
 
 /// What importing left for the later phases and the summary.
 pub(super) struct Linked {
@@ -26,7 +35,8 @@ pub(super) fn link_packages(
     run: &Run<'_>,
     runtime: &tokio::runtime::Handle,
     store: &Store,
-    prepared: &Prepared,
+    rows: &Rows,
+    gate: &LinkGate,
     builds: &Builds<'_>,
 ) -> Result<Linked, InstallError> {
     let config = run.config;
@@ -41,7 +51,7 @@ pub(super) fn link_packages(
         reporter: run.reporter,
         manifests: (0..plan.slots.len()).map(|_| OnceLock::new()).collect(),
         builds,
-        fresh: prepared.fresh,
+        gate,
         imported: Default::default(),
     };
     let authorize = |url: &str, name: Option<&str>| config.authorization_for(url, name);
@@ -50,7 +60,6 @@ pub(super) fn link_packages(
         &authorize,
         root.to_owned(),
     );
-    let rows = &prepared.rows;
     let (warm_slots, cold_slots) = rows.partition();
     let (damaged, cold_result) = std::thread::scope(|s| {
         let warm = s.spawn(|| warm::link_warm(&ctx, plan, rows, &warm_slots));

@@ -1,6 +1,8 @@
-//! Before any package is imported: the previous install's leftovers are
-//! removed (the diff of its plan and this one), the store index is read in
-//! one batch, and the directories not already in place are created.
+//! Before any package is imported: the store index is read in one batch
+//! (nothing written, so it overlaps the verification), then, once the
+//! lockfile has passed, the previous install's leftovers are removed (the
+//! diff of its plan and this one) and the directories not already in place
+//! are created.
 
 use pacquet_planner::{FetchSource, Plan};
 use pacquet_sources::source_url;
@@ -13,9 +15,19 @@ use crate::{
     store::{self, Rows, Store},
 };
 
-/// What the import phase starts from.
-pub(super) struct Prepared {
-    pub rows: Rows,
+/// The store rows of the plan's packages; offline, also the check that the
+/// store holds every one.
+pub(super) fn read_rows(run: &Run<'_>, store: &Store) -> Result<Rows, InstallError> {
+    let rows = store::prefetch_rows(store, run.plan, run.config.strict_store_pkg_content_check)?;
+    if run.config.offline {
+        // Nothing is touched before the store is known to hold everything.
+        offline_check(run.plan, &rows.partition().1)?;
+    }
+    Ok(rows)
+}
+
+/// What clearing the previous tree left for the later phases.
+pub(super) struct Cleared {
     pub reconciled: Reconciled,
     /// The root's direct dependencies before this install, when known.
     pub previous_direct: Option<Vec<DirectDependency>>,
@@ -23,55 +35,29 @@ pub(super) struct Prepared {
     pub fresh: bool,
 }
 
-pub(super) fn prepare(run: &Run<'_>, store: &Store) -> Result<Prepared, InstallError> {
+/// Removes what the previous install left and this plan does not want, and
+/// creates the directories the plan needs.
+pub(super) fn clear(run: &Run<'_>) -> Result<Cleared, InstallError> {
     let config = run.config;
     let root = config.workspace_root.as_path();
-    let strict = config.strict_store_pkg_content_check;
-    let prefetch = || store::prefetch_rows(store, run.plan, strict);
-    let reconcile = || {
-        stale::reconcile(&stale::Existing {
-            root,
-            opts: run.opts,
-            plan: run.plan,
-            wanted: &run.checked.lockfile,
-            store_dir: &config.store_dir.to_string_lossy(),
-            modules_cache_max_age: config.modules_cache_max_age,
-            now: run
-                .started_at
-                .duration_since(std::time::UNIX_EPOCH)
-                .unwrap_or_default()
-                .as_secs(),
-        })
-    };
+    let mut reconciled = stale::reconcile(&stale::Existing {
+        root,
+        opts: run.opts,
+        plan: run.plan,
+        wanted: &run.checked.lockfile,
+        store_dir: &config.store_dir.to_string_lossy(),
+        modules_cache_max_age: config.modules_cache_max_age,
+        now: run
+            .started_at
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap_or_default()
+            .as_secs(),
+    })?;
     // Asked after `reconcile`, which may have removed the whole tree.
-    let is_fresh = || !root.join(&run.opts.virtual_store_dir).exists();
-    let (rows, mut reconciled, fresh) = if config.offline {
-        // Nothing is touched before the store is known to hold everything.
-        let rows = prefetch()?;
-        offline_check(run.plan, &rows.partition().1)?;
-        let reconciled = reconcile()?;
-        let fresh = is_fresh();
-        dirs::create_dirs(root, reconciled.removals.missing_dirs(&run.plan.dirs))?;
-        (rows, reconciled, fresh)
-    } else {
-        let reconciled = reconcile()?;
-        let fresh = is_fresh();
-        let missing = reconciled.removals.missing_dirs(&run.plan.dirs);
-        // The index read (~50 ms for alotta's 1,350 rows) and the ~8,000
-        // mkdirs need nothing from each other: overlap them.
-        let (rows, made) = std::thread::scope(|s| {
-            let rows = s.spawn(prefetch);
-            (rows.join(), dirs::create_dirs(root, missing))
-        });
-        made?;
-        let rows = rows.map_err(|_| InstallError::Internal {
-            what: "the store index read panicked".into(),
-        })??;
-        (rows, reconciled, fresh)
-    };
+    let fresh = !root.join(&run.opts.virtual_store_dir).exists();
+    dirs::create_dirs(root, reconciled.removals.missing_dirs(&run.plan.dirs))?;
     let previous_direct = reconciled.previous_direct.take();
-    Ok(Prepared {
-        rows,
+    Ok(Cleared {
         reconciled,
         previous_direct,
         fresh,
