@@ -568,3 +568,47 @@ fn downloads_overlap_the_verification_but_nothing_is_linked_before_it_passes() {
     );
     assert!(!pair.by_pacquet.join("node_modules").exists());
 }
+
+/// `blockExoticSubdeps` is a rule of resolution: pnpm 12.21 installs a
+/// frozen lockfile whose subdependency is a plain tarball URL with the
+/// setting on, and so does pacquet.
+#[test]
+fn a_frozen_install_does_not_refuse_exotic_subdependencies() {
+    let registry = registry();
+    let pair = Pair::new(&registry, json!({"pq-dup-parent-a": "1.0.0"}));
+    pair.settings("blockExoticSubdeps: true\n");
+    let url = registry.archive_url("pq-dup", "1.0.0");
+    for dir in [&pair.by_pnpm, &pair.by_pacquet] {
+        let path = dir.join("pnpm-lock.yaml");
+        let text = std::fs::read_to_string(&path).unwrap();
+        let (before, integrity) = text
+            .split_once("  pq-dup@1.0.0:\n    resolution: {integrity: ")
+            .expect("pq-dup's entry");
+        let integrity = integrity.split('}').next().unwrap();
+        let exotic = text
+            .replace(
+                &format!("  pq-dup@1.0.0:\n    resolution: {{integrity: {integrity}}}"),
+                &format!(
+                    "  pq-dup@{url}:\n    resolution: {{integrity: {integrity}, tarball: {url}}}\n    version: 1.0.0"
+                ),
+            )
+            .replace("      pq-dup: 1.0.0", &format!("      pq-dup: {url}"))
+            .replace("  pq-dup@1.0.0: {}", &format!("  pq-dup@{url}: {{}}"));
+        assert!(
+            !exotic.contains("pq-dup@1.0.0") && before.contains("importers"),
+            "{exotic}"
+        );
+        std::fs::write(&path, exotic).unwrap();
+    }
+    let (by_pnpm, by_pacquet) = pair.install_both();
+    assert!(by_pnpm.status.success(), "pnpm: {}", text(&by_pnpm));
+    assert!(
+        by_pacquet.status.success(),
+        "pacquet: {}",
+        text(&by_pacquet)
+    );
+    let linked = pair
+        .by_pacquet
+        .join("node_modules/.pnpm/node_modules/pq-dup/package.json");
+    assert!(linked.exists(), "{}", linked.display());
+}
