@@ -612,3 +612,73 @@ fn a_frozen_install_does_not_refuse_exotic_subdependencies() {
         .join("node_modules/.pnpm/node_modules/pq-dup/package.json");
     assert!(linked.exists(), "{}", linked.display());
 }
+
+/// `pq-dup@2.0.0` (the downgrade) was published in 2021: past
+/// `trustPolicyIgnoreAfter` minutes, the trust check leaves it alone.
+#[test]
+fn trust_policy_ignore_after_lets_old_versions_through() {
+    let registry = registry();
+    let pair = Pair::new(&registry, deps());
+    pair.settings(
+        "minimumReleaseAge: 0\ntrustPolicy: no-downgrade\ntrustPolicyIgnoreAfter: 1440\n",
+    );
+    assert_both_install(&pair);
+    // A limit longer than the version's age does not.
+    pair.settings(
+        "minimumReleaseAge: 0\ntrustPolicy: no-downgrade\ntrustPolicyIgnoreAfter: 100000000\n",
+    );
+    for dir in [&pair.by_pnpm, &pair.by_pacquet] {
+        std::fs::remove_dir_all(dir.join("node_modules")).unwrap();
+    }
+    assert_both_refuse(&pair, "ERR_PNPM_TRUST_DOWNGRADE", &["pq-dup@2.0.0"]);
+}
+
+/// Without a publish time for the pinned version (and a recent `modified`,
+/// so the document as a whole proves nothing), the version passes by default
+/// and is refused with `minimumReleaseAgeIgnoreMissingTime: false`.
+#[test]
+fn a_version_without_a_publish_time_passes_unless_missing_times_are_refused() {
+    let registry = registry();
+    let recent = pacquet_verification::timestamp::format(pacquet_verification::timestamp::now_ms());
+    registry.patch_packument(
+        "pq-plain",
+        json!({"time": {"1.0.0": null, "modified": recent}}),
+    );
+    let pair = Pair::new(&registry, json!({"pq-plain": "1.0.0"}));
+    pair.settings("");
+    assert_both_install(&pair);
+    pair.settings("minimumReleaseAgeIgnoreMissingTime: false\n");
+    for dir in [&pair.by_pnpm, &pair.by_pacquet] {
+        let _ = std::fs::remove_dir_all(dir.join("node_modules"));
+    }
+    let (_, by_pacquet) = assert_both_refuse(
+        &pair,
+        "ERR_PNPM_MINIMUM_RELEASE_AGE_VIOLATION",
+        &["pq-plain@1.0.0"],
+    );
+    assert!(
+        flat(&by_pacquet).contains("could not be checked against minimumReleaseAge"),
+        "{}",
+        text(&by_pacquet)
+    );
+}
+
+/// pnpm 12.21 refuses an unknown `trustPolicy` while loading its settings,
+/// whatever else is configured (`trustLockfile` too).
+#[test]
+fn an_unknown_trust_policy_is_refused_while_loading_the_settings() {
+    let registry = registry();
+    let pair = Pair::new(&registry, json!({"pq-dup": "1.0.0"}));
+    pair.settings("trustPolicy: bogus\ntrustLockfile: true\n");
+    let (by_pnpm, by_pacquet) = pair.install_both();
+    for out in [&by_pnpm, &by_pacquet] {
+        assert_eq!(out.status.code(), Some(1), "{}", text(out));
+        assert_eq!(codes(out), ["ERR_PNPM_INVALID_SETTING"], "{}", text(out));
+        assert!(
+            flat(out).contains("unknown variant `bogus`, expected one of off, no-downgrade"),
+            "{}",
+            text(out)
+        );
+    }
+    assert!(!pair.by_pacquet.join("node_modules").exists());
+}

@@ -68,6 +68,17 @@ pub enum ConfigError {
     )]
     InvalidCliBool { key: String, value: String },
 
+    #[error("Invalid value for {key}: unknown variant `{value}`, expected one of {expected}")]
+    #[diagnostic(
+        code(ERR_PNPM_INVALID_SETTING),
+        help("Set {key} to one of: {expected}.")
+    )]
+    InvalidVariant {
+        key: &'static str,
+        value: String,
+        expected: &'static str,
+    },
+
     #[error("Invalid workspace package pattern {pattern:?}: {message}")]
     #[diagnostic(
         code(ERR_PNPM_INVALID_WORKSPACE_CONFIGURATION),

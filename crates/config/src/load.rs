@@ -54,6 +54,7 @@ pub fn load(opts: &LoadOptions) -> Result<Config, ConfigError> {
     let user_npmrc = user_npmrc_path(&sources, opts);
     let npmrc = read_npmrc_files(&npmrc_chain(&workspace_root, &config_dir, user_npmrc), env)?;
     let layers = sources.over_npmrc(&npmrc.layer);
+    check_variants(&layers)?;
     let credentials = Credentials::from_entries(
         env_credentials(env)
             .into_iter()
@@ -77,6 +78,22 @@ pub fn load(opts: &LoadOptions) -> Result<Config, ConfigError> {
         registries,
         credentials,
     ))
+}
+
+/// Settings pnpm 12 reads as enumerations: it refuses any other value while
+/// loading its configuration, before anything runs.
+fn check_variants(layers: &Layers) -> Result<(), ConfigError> {
+    const TRUST_POLICY: &[&str] = &["off", "no-downgrade"];
+    if let Some(value) = layers.string("trustPolicy")
+        && !TRUST_POLICY.contains(&value.as_str())
+    {
+        return Err(ConfigError::InvalidVariant {
+            key: "trustPolicy",
+            value,
+            expected: "off, no-downgrade",
+        });
+    }
+    Ok(())
 }
 
 /// Reads the workspace and global settings files and collects the CLI and

@@ -25,7 +25,7 @@ pub enum PolicyError {
     NamePatternInVersionUnion { pattern: String },
     #[error("Invalid value for trustPolicy: \"{value}\"")]
     #[diagnostic(
-        code(ERR_PNPM_INVALID_TRUST_POLICY),
+        code(ERR_PNPM_INVALID_SETTING),
         help("trustPolicy is `no-downgrade` or `off`.")
     )]
     UnknownTrustPolicy { value: String },
