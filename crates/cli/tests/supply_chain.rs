@@ -682,3 +682,35 @@ fn an_unknown_trust_policy_is_refused_while_loading_the_settings() {
     }
     assert!(!pair.by_pacquet.join("node_modules").exists());
 }
+
+/// `pnpm fetch` verifies the lockfile too: a version younger than the
+/// policy fails the fetch with the same code.
+#[test]
+fn fetch_refuses_a_lockfile_the_policy_rejects() {
+    let registry = registry();
+    let pair = Pair::new(&registry, json!({"pq-plain": "1.1.0"}));
+    pair.settings("");
+    let by_pnpm = pair
+        .pnpm_env
+        .run(&pair.by_pnpm, &["fetch", "--reporter=append-only"]);
+    let by_pacquet = pacquet(&pair.env, &pair.by_pacquet, &["fetch"]);
+    for out in [&by_pnpm, &by_pacquet] {
+        assert_eq!(out.status.code(), Some(1), "{}", text(out));
+        assert_eq!(
+            codes(out),
+            ["ERR_PNPM_MINIMUM_RELEASE_AGE_VIOLATION"],
+            "{}",
+            text(out)
+        );
+        assert_eq!(listed(out), ["pq-plain@1.1.0"], "{}", text(out));
+    }
+    // Under a policy that accepts it, the fetch fills the store.
+    pair.settings("minimumReleaseAge: 60\n");
+    let out = pacquet(&pair.env, &pair.by_pacquet, &["fetch"]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(
+        flat(&out).contains("Lockfile passes supply-chain policies"),
+        "{}",
+        text(&out)
+    );
+}

@@ -3,7 +3,10 @@
 //! reads the index in one batch and downloads what is missing (or damaged)
 //! through the install's cold path, without creating any `node_modules`.
 //! No `package.json` is read, so a Docker layer can run it with only the
-//! lockfile copied in.
+//! lockfile copied in. The lockfile is verified against registry metadata
+//! as an install verifies it (docs/supply-chain.md), alongside the
+//! downloads, and a refused lockfile fails the fetch as it fails
+//! `pnpm fetch`.
 
 use pacquet_config::Config;
 use pacquet_lockfile::{Lockfile, LockfileError, read_lockfile};
@@ -36,12 +39,38 @@ pub fn fetch(
         total: plan.slots.len(),
     });
     let fetchable = fetchable_slots(&plan)?;
-
-    // pnpm 12's shared store lock, as in `install`.
+    // pnpm 12's shared store lock, as in `install`, until the rows are in.
     let _store_lock =
         pacquet_cas::lock_store(&config.store_dir, pacquet_cas::LockMode::Shared).ok();
+    std::thread::scope(|s| {
+        let verification = s.spawn(|| crate::verify::verify_lockfile(config, &lockfile, runtime));
+        let fetched = fill_store(config, runtime, &plan, &fetchable);
+        let verified = verification.join().map_err(|_| InstallError::Internal {
+            what: "the lockfile verification panicked".into(),
+        })??;
+        if let Some(verified) = verified {
+            crate::install::report_verified(&verified, reporter);
+        }
+        let (store, downloaded) = fetched?;
+        // Only a verified lockfile's rows are committed to the index.
+        store.finish()?;
+        Ok(FetchSummary {
+            packages: fetchable.len(),
+            downloaded,
+        })
+    })
+}
+
+/// Downloads what the store lacks of `fetchable`; returns the store with
+/// its rows not yet committed, and how many packages were downloaded.
+fn fill_store(
+    config: &Config,
+    runtime: &tokio::runtime::Handle,
+    plan: &Plan,
+    fetchable: &[usize],
+) -> Result<(store::Store, usize), InstallError> {
     let store = store::Store::open(&config.store_dir);
-    let rows = store::prefetch_rows(&store, &plan, config.strict_store_pkg_content_check)?;
+    let rows = store::prefetch_rows(&store, plan, config.strict_store_pkg_content_check)?;
     // A row whose blobs are gone or damaged is as good as no row: the
     // offline install that follows would have to download it.
     let missing: Vec<usize> = fetchable
@@ -67,12 +96,8 @@ pub fn fetch(
         &authorize,
         config.workspace_root.clone(),
     );
-    cold::fetch_to_store(runtime, None, &fetcher, &store, &plan, &missing)?;
-    store.finish()?;
-    Ok(FetchSummary {
-        packages: fetchable.len(),
-        downloaded: missing.len(),
-    })
+    cold::fetch_to_store(runtime, None, &fetcher, &store, plan, &missing)?;
+    Ok((store, missing.len()))
 }
 
 /// `pnpm-lock.yaml` at the workspace root, if there is one.

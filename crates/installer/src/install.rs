@@ -324,7 +324,7 @@ fn build_settings(config: &Config) -> BuildSettings {
     }
 }
 
-fn report_verified(verified: &pacquet_verification::Verified, reporter: &dyn Reporter) {
+pub(crate) fn report_verified(verified: &pacquet_verification::Verified, reporter: &dyn Reporter) {
     if let pacquet_verification::Verified::Checked { entries, elapsed } = verified {
         reporter.report(Event::LockfileVerified {
             entries: *entries,
