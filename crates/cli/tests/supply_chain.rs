@@ -714,3 +714,41 @@ fn fetch_refuses_a_lockfile_the_policy_rejects() {
         text(&out)
     );
 }
+
+/// Without a kept full document, the publish time comes from the
+/// registry's attestations of the version before the full document: here
+/// the attestation says an hour ago while `time` says 2020, and both tools
+/// refuse the version with the attestation's time.
+#[test]
+fn the_attestations_publish_time_comes_before_the_full_document() {
+    let registry = registry();
+    let now = pacquet_verification::timestamp::now_ms();
+    let recent = pacquet_verification::timestamp::format(now);
+    registry.patch_packument(
+        "pq-plain",
+        json!({"time": {"1.1.0": "2020-01-01T00:00:00.000Z", "modified": recent}}),
+    );
+    let logged = now / 1000 - 3600;
+    registry.serve_json(
+        "-/npm/v1/attestations/pq-plain@1.1.0",
+        &json!({"attestations": [{
+            "predicateType": "https://slsa.dev/provenance/v1",
+            "bundle": {"verificationMaterial": {"tlogEntries": [{"integratedTime": logged.to_string()}]}},
+        }]}),
+    );
+    let pair = Pair::new(&registry, json!({"pq-plain": "1.1.0"}));
+    pair.settings("");
+    let (by_pnpm, by_pacquet) = assert_both_refuse(
+        &pair,
+        "ERR_PNPM_MINIMUM_RELEASE_AGE_VIOLATION",
+        &["pq-plain@1.1.0"],
+    );
+    let at = pacquet_verification::timestamp::format(logged * 1000);
+    for out in [&by_pnpm, &by_pacquet] {
+        assert!(
+            flat(out).contains(&format!("was published at {at}")),
+            "{}",
+            text(out)
+        );
+    }
+}

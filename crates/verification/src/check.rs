@@ -100,18 +100,18 @@ async fn age_check(
             return Ok(None);
         }
     }
-    let doc = meta.get(name, Kind::Full).await?;
-    let Some(published) = doc.time.as_ref().and_then(|t| t.get(version)) else {
-        if policy.ignore_missing_time {
-            return Ok(None);
+    let published = match published_at(name, version, meta).await? {
+        Some(published) => published,
+        None if policy.ignore_missing_time => return Ok(None),
+        None => {
+            return Ok(Some(
+                "could not be checked against minimumReleaseAge (version not present in \
+                 registry manifest)"
+                    .into(),
+            ));
         }
-        return Ok(Some(
-            "could not be checked against minimumReleaseAge (version not present in registry \
-             manifest)"
-                .into(),
-        ));
     };
-    let Some(at) = timestamp::parse(published) else {
+    let Some(at) = timestamp::parse(&published) else {
         return Ok(Some("publish timestamp is not a valid date".into()));
     };
     if at > cutoff {
@@ -121,6 +121,33 @@ async fn age_check(
         )));
     }
     Ok(None)
+}
+
+/// The version's publish time, from the first source that has it, in
+/// pnpm 12's order: the full document this install already fetched or the
+/// mirror keeps (no request), the
+/// registry's attestations of the version (a small document), the full
+/// document from the registry. `Err` when the registry cannot be asked.
+async fn published_at(
+    name: &str,
+    version: &str,
+    meta: &Metadata<'_>,
+) -> Result<Option<String>, String> {
+    if let Some(Ok(fetched)) = meta.peek_full(name)
+        && let Some(published) = fetched.time.as_ref().and_then(|t| t.get(version))
+    {
+        return Ok(Some(published.clone()));
+    }
+    if let Some(kept) = meta.kept_full(name).await
+        && let Some(published) = kept.time.as_ref().and_then(|t| t.get(version))
+    {
+        return Ok(Some(published.clone()));
+    }
+    if let Some(published) = meta.attestation_time(name, version).await {
+        return Ok(Some(published));
+    }
+    let doc = meta.get(name, Kind::Full).await?;
+    Ok(doc.time.as_ref().and_then(|t| t.get(version)).cloned())
 }
 
 /// Equal after normalizing what registries write differently for the same

@@ -13,6 +13,7 @@
 //! * [`cache`]: `<cacheDir>/lockfile-verified.jsonl`, shared with pnpm 12,
 //!   so a repeat install verifies nothing.
 
+mod attestation;
 pub mod cache;
 pub mod candidates;
 mod check;

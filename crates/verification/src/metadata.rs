@@ -30,6 +30,9 @@ pub(crate) type Fetched = Result<Arc<Packument>, String>;
 
 type Cells = Mutex<HashMap<String, Arc<OnceCell<Fetched>>>>;
 
+/// Kept documents by name: `None` when the mirror has none.
+type KeptCells = Mutex<HashMap<String, Arc<OnceCell<Option<Arc<Packument>>>>>>;
+
 pub(crate) struct Metadata<'a> {
     fetcher: Fetcher,
     cache_dir: &'a Path,
@@ -37,6 +40,8 @@ pub(crate) struct Metadata<'a> {
     offline: bool,
     abbreviated: Cells,
     full: Cells,
+    /// The full documents kept in the mirror, read without a request.
+    kept_full: KeptCells,
 }
 
 impl<'a> Metadata<'a> {
@@ -53,7 +58,67 @@ impl<'a> Metadata<'a> {
             offline,
             abbreviated: Mutex::default(),
             full: Mutex::default(),
+            kept_full: Mutex::default(),
         }
+    }
+
+    /// The full document of `name` as the mirror keeps it, without asking
+    /// the registry (it may be older than the registry's).
+    pub(crate) async fn kept_full(&self, name: &str) -> Option<Arc<Packument>> {
+        let cell = {
+            let mut map = self.kept_full.lock().unwrap_or_else(|e| e.into_inner());
+            Arc::clone(map.entry(name.to_string()).or_default())
+        };
+        cell.get_or_init(|| async {
+            let path = pacquet_registry_metadata::path::mirror_path(
+                self.cache_dir,
+                pacquet_registry_metadata::path::FULL_DIR,
+                &self.registry_for(name),
+                name,
+            )?;
+            tokio::task::spawn_blocking(move || {
+                let kept = pacquet_registry_metadata::mirror::read(&path)?;
+                Packument::parse(&kept.document).ok().map(Arc::new)
+            })
+            .await
+            .ok()
+            .flatten()
+        })
+        .await
+        .clone()
+    }
+
+    /// The earliest transparency-log time of `name@version`'s attestations
+    /// (docs/supply-chain.md §3); `None` offline, or when the registry has
+    /// none or cannot say.
+    pub(crate) async fn attestation_time(&self, name: &str, version: &str) -> Option<String> {
+        if self.offline {
+            return None;
+        }
+        let registry = self.registry_for(name);
+        let url = format!(
+            "{}/-/npm/v1/attestations/{name}@{version}",
+            registry.trim_end_matches('/')
+        );
+        let authorization = self.registries.authorization_for(&url, name);
+        let body = self
+            .fetcher
+            .get_conditional(
+                &pacquet_tarball::DownloadRequest {
+                    url: &url,
+                    integrity: None,
+                    authorization: authorization.as_deref(),
+                    package_id: name,
+                    accept: None,
+                },
+                Default::default(),
+            )
+            .await
+            .ok()?;
+        let pacquet_tarball::Conditional::Body { bytes, .. } = body else {
+            return None;
+        };
+        crate::attestation::published_at(&bytes)
     }
 
     pub(crate) fn registry_for(&self, name: &str) -> String {
@@ -76,7 +141,8 @@ impl<'a> Metadata<'a> {
         cell.get_or_init(|| self.fetch(name, kind)).await.clone()
     }
 
-    fn peek_full(&self, name: &str) -> Option<Fetched> {
+    /// The full document of `name` if this install has fetched it.
+    pub(crate) fn peek_full(&self, name: &str) -> Option<Fetched> {
         let map = self.full.lock().unwrap_or_else(|e| e.into_inner());
         map.get(name)?.get().cloned()
     }

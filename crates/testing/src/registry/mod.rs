@@ -45,6 +45,8 @@ pub(crate) struct Shared {
     overlays: Mutex<HashMap<String, serde_json::Value>>,
     /// Requests answered `304 Not Modified`.
     not_modified: std::sync::atomic::AtomicUsize,
+    /// Extra JSON documents by decoded path (e.g. attestations).
+    documents: Mutex<HashMap<String, Vec<u8>>>,
 }
 
 impl Shared {
@@ -71,6 +73,9 @@ impl Shared {
 
     /// The response for decoded `path`, with its packument overlay applied.
     fn respond(&self, path: &str) -> http::Response {
+        if let Some(body) = self.documents.lock().unwrap().get(path) {
+            return http::Response::new(200, "application/json", body.clone());
+        }
         let mut resp = self.source.respond(path);
         let overlays = self.overlays.lock().unwrap();
         if resp.status == 200
@@ -157,6 +162,7 @@ impl Registry {
             faults: Mutex::default(),
             overlays: Mutex::default(),
             not_modified: Default::default(),
+            documents: Mutex::default(),
         });
         let (stop, stopped) = tokio::sync::oneshot::channel();
         let thread_shared = Arc::clone(&shared);
@@ -240,6 +246,16 @@ impl Registry {
     /// Request counts by path.
     pub fn request_counts(&self) -> HashMap<String, usize> {
         self.shared.counts.lock().unwrap().clone()
+    }
+
+    /// Serves `doc` at decoded `path` (without the leading `/`), e.g. the
+    /// attestations of a version at `-/npm/v1/attestations/<name>@<version>`.
+    pub fn serve_json(&self, path: &str, doc: &serde_json::Value) {
+        self.shared
+            .documents
+            .lock()
+            .unwrap()
+            .insert(path.to_string(), serde_json::to_vec(doc).expect("json"));
     }
 
     /// Requests answered `304 Not Modified` (a packument whose ETag the
