@@ -4,6 +4,7 @@
 
 mod args;
 mod commands;
+mod durations;
 mod report;
 mod reporter;
 

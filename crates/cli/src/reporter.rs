@@ -167,13 +167,42 @@ impl Reporter for DefaultReporter {
             }
             Event::Warning { message } => self.println(&format!("[WARN] {message}")),
             Event::LockfileVerified { entries, millis } => self.println(&format!(
-                "✓ Lockfile passes supply-chain policies ({entries} entries in {millis}ms)"
+                "✓ Lockfile passes supply-chain policies ({} in {})",
+                entries_label(entries),
+                crate::durations::pretty_ms(millis)
+            )),
+            Event::LockfileVerificationCached { verified_at } => self.println(&format!(
+                "✓ Lockfile passes supply-chain policies ({})",
+                cached_verdict(verified_at)
             )),
             Event::UpToDate => {
                 self.println("Lockfile is up to date, resolution step is skipped");
                 self.println("Already up to date");
             }
         }
+    }
+}
+
+fn entries_label(entries: usize) -> String {
+    if entries == 1 {
+        "1 entry".into()
+    } else {
+        format!("{entries} entries")
+    }
+}
+
+/// `verified 2h ago`, or `previously verified` for a date that cannot be
+/// read (pnpm 12's wording).
+fn cached_verdict(verified_at: &str) -> String {
+    let now = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64);
+    match pacquet_state::parse_iso_date(verified_at) {
+        Some(at) => format!(
+            "verified {} ago",
+            crate::durations::pretty_ms_compact((now - at).max(0) as u64)
+        ),
+        None => "previously verified".into(),
     }
 }
 
@@ -377,6 +406,11 @@ impl Reporter for NdjsonReporter {
                 "pnpm:lockfile-verification",
                 "debug",
                 json!({"status": "done", "entries": entries, "elapsedMs": millis}),
+            ),
+            Event::LockfileVerificationCached { verified_at } => self.emit(
+                "pnpm:lockfile-verification",
+                "debug",
+                json!({"status": "cached", "verifiedAt": verified_at}),
             ),
             Event::UpToDate => self.emit(
                 "pnpm",

@@ -310,11 +310,25 @@ fn a_verified_lockfile_is_not_verified_again_until_it_or_the_policy_changes() {
     install();
     let first = registry.request_count("pq-dup");
     assert!(first >= 1, "{:?}", registry.requests());
-    // A fresh install of the same lockfile: the recorded verification holds.
+    // A fresh install of the same lockfile: the recorded verification holds,
+    // and says when it was made, as pnpm 12 words it.
     std::fs::rename(dir.join("node_modules"), dir.join("../old-modules")).unwrap();
-    install();
+    let fresh = install();
     // A no-op repeat install also consults the record only.
-    install();
+    let repeat = install();
+    for out in [&fresh, &repeat] {
+        let line = flat(out);
+        let verdict = line
+            .split("✓ Lockfile passes supply-chain policies (verified ")
+            .nth(1)
+            .unwrap_or_else(|| panic!("{line}"));
+        let age = verdict.split(" ago)").next().unwrap();
+        assert!(
+            age.ends_with("ms")
+                || age.ends_with('s') && age[..age.len() - 1].parse::<u64>().is_ok(),
+            "{line}"
+        );
+    }
     assert_eq!(
         registry.request_count("pq-dup"),
         first,

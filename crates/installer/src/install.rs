@@ -54,8 +54,11 @@ pub fn install(
     }
     let modules_dir = config.workspace_root.join(&config.modules_dir);
     if up_to_date::is_up_to_date(config, &modules_dir, &config.virtual_store_dir)
-        && verify::needs_no_verification(config)
+        && let Some(recorded) = verify::recorded_verification(config)
     {
+        if let Some(verified_at) = &recorded {
+            reporter.report(Event::LockfileVerificationCached { verified_at });
+        }
         phases.mark("up-to-date");
         reporter.report(Event::UpToDate);
         return Ok(InstallSummary::default());
@@ -325,11 +328,16 @@ fn build_settings(config: &Config) -> BuildSettings {
 }
 
 pub(crate) fn report_verified(verified: &pacquet_verification::Verified, reporter: &dyn Reporter) {
-    if let pacquet_verification::Verified::Checked { entries, elapsed } = verified {
-        reporter.report(Event::LockfileVerified {
-            entries: *entries,
-            millis: elapsed.as_millis() as u64,
-        });
+    match verified {
+        pacquet_verification::Verified::Checked { entries, elapsed } => {
+            reporter.report(Event::LockfileVerified {
+                entries: *entries,
+                millis: elapsed.as_millis() as u64,
+            });
+        }
+        pacquet_verification::Verified::Cached { verified_at } => {
+            reporter.report(Event::LockfileVerificationCached { verified_at });
+        }
     }
 }
 

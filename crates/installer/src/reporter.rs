@@ -59,8 +59,11 @@ pub enum Event<'a> {
     /// Nothing changed since the last install: nothing was done.
     UpToDate,
     /// The lockfile passed the supply-chain verification against the
-    /// registry (not reported when a recorded verification covered it).
+    /// registry.
     LockfileVerified { entries: usize, millis: u64 },
+    /// A verification recorded at `verified_at` (an ISO date) covers the
+    /// lockfile under today's policy.
+    LockfileVerificationCached { verified_at: &'a str },
 }
 
 /// Receives install events. Must be cheap: it is called from worker threads.

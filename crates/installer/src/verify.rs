@@ -60,17 +60,19 @@ pub(crate) fn verify_lockfile(
     Ok(Some(verified))
 }
 
-/// Whether the lockfile on disk needs no verification: `trustLockfile`,
-/// no lockfile, or a recorded verification that covers today's policy.
+/// Whether the lockfile on disk needs no verification now: `Some(None)`
+/// with `trustLockfile` or without a lockfile, `Some(Some(verified_at))`
+/// when a recorded verification covers today's policy, `None` otherwise.
 /// A repeat install that finds nothing else to do still has to pass this.
-pub(crate) fn needs_no_verification(config: &Config) -> bool {
+pub(crate) fn recorded_verification(config: &Config) -> Option<Option<String>> {
     let Some(policy) = policy(config) else {
-        return true;
+        return Some(None);
     };
     let path = lockfile_path(config);
     if !path.exists() {
-        return true;
+        return Some(None);
     }
     // A setting that cannot be read is reported by the full install.
-    policy.is_ok_and(|p| pacquet_verification::is_cached(&config.cache_dir, &path, &p))
+    let policy = policy.ok()?;
+    pacquet_verification::recorded_at(&config.cache_dir, &path, &policy).map(Some)
 }

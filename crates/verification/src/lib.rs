@@ -31,4 +31,4 @@ pub use error::{Code, VerifyError, Violation};
 pub use exclude::{ExcludeList, PolicyError};
 pub use metadata::Registries;
 pub use policy::{Policy, TrustPolicy};
-pub use verify::{Verification, Verified, is_cached, verify};
+pub use verify::{Verification, Verified, recorded_at, verify};

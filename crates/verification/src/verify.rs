@@ -37,12 +37,12 @@ pub enum Verified {
     Checked { entries: usize, elapsed: Duration },
 }
 
-/// Whether a recorded verification covers the lockfile at `lockfile_path`
-/// under `policy`: the check a repeat install makes before deciding that
-/// nothing needs doing.
-pub fn is_cached(cache_dir: &Path, lockfile_path: &Path, policy: &Policy) -> bool {
-    Fingerprint::of(lockfile_path)
-        .is_some_and(|mut f| cache::lookup(cache_dir, &mut f, policy).is_some())
+/// When a recorded verification covering the lockfile at `lockfile_path`
+/// under `policy` was made (an ISO date): the check a repeat install makes
+/// before deciding that nothing needs doing.
+pub fn recorded_at(cache_dir: &Path, lockfile_path: &Path, policy: &Policy) -> Option<String> {
+    let mut fingerprint = Fingerprint::of(lockfile_path)?;
+    cache::lookup(cache_dir, &mut fingerprint, policy)
 }
 
 pub async fn verify(v: &Verification<'_>) -> Result<Verified, VerifyError> {
