@@ -175,12 +175,28 @@ impl Reporter for DefaultReporter {
                 "✓ Lockfile passes supply-chain policies ({})",
                 cached_verdict(verified_at)
             )),
+            Event::PendingSkills { packages } => self.println(&format!(
+                "Agent skills awaiting approval: {}.\nRun \"pnpm approve\" to review them.",
+                skill_package_names(packages)
+            )),
             Event::UpToDate => {
                 self.println("Lockfile is up to date, resolution step is skipped");
                 self.println("Already up to date");
             }
         }
     }
+}
+
+/// `a, b` from `a@1.0.0`, `b@2.0.0` (already sorted).
+fn skill_package_names(packages: &[String]) -> String {
+    let names: Vec<&str> = packages
+        .iter()
+        .map(|p| match p.rfind('@') {
+            Some(at) if at > 0 => &p[..at],
+            _ => p.as_str(),
+        })
+        .collect();
+    names.join(", ")
 }
 
 fn entries_label(entries: usize) -> String {
@@ -411,6 +427,11 @@ impl Reporter for NdjsonReporter {
                 "pnpm:lockfile-verification",
                 "debug",
                 json!({"status": "cached", "verifiedAt": verified_at}),
+            ),
+            Event::PendingSkills { packages } => self.emit(
+                "pnpm:pending-skills",
+                "debug",
+                json!({"packages": packages}),
             ),
             Event::UpToDate => self.emit(
                 "pnpm",

@@ -5,7 +5,7 @@ use std::{
     path::Path,
     sync::{
         OnceLock,
-        atomic::{AtomicUsize, Ordering},
+        atomic::{AtomicBool, AtomicUsize, Ordering},
     },
 };
 
@@ -43,6 +43,8 @@ pub struct LinkContext<'a> {
     pub gate: &'a LinkGate,
     /// Package directories actually filled (not found complete).
     pub imported: AtomicUsize,
+    /// Per slot: the package provides agent skills.
+    pub skills: Vec<AtomicBool>,
 }
 
 impl LinkContext<'_> {
@@ -121,6 +123,9 @@ impl LinkContext<'_> {
         }
         if let Some(manifest) = &row.manifest {
             let _ = self.manifests[slot_index].set(manifest.clone());
+        }
+        if crate::skills::provides_skills(&row.files) {
+            self.skills[slot_index].store(true, Ordering::Relaxed);
         }
         if outcome == ImportOutcome::Imported {
             self.imported.fetch_add(1, Ordering::Relaxed);

@@ -20,7 +20,7 @@ use crate::{
     phases::Phases,
     project_scripts::ProjectScripts,
     reporter::{Event, Reporter},
-    settings,
+    settings, skills,
     stale::Reconciled,
     store::Store,
     symlinks, up_to_date, verify,
@@ -56,6 +56,12 @@ pub fn install(
     if up_to_date::is_up_to_date(config, &modules_dir, &config.virtual_store_dir)
         && let Some(recorded) = verify::recorded_verification(config)
     {
+        let pending_skills = skills::recorded_pending(&modules_dir);
+        if !pending_skills.is_empty() {
+            reporter.report(Event::PendingSkills {
+                packages: &pending_skills,
+            });
+        }
         if let Some(verified_at) = &recorded {
             reporter.report(Event::LockfileVerificationCached { verified_at });
         }
@@ -208,7 +214,13 @@ impl Run<'_> {
         self.run_builds(&store, &builds, &linked.manifests)?;
         phases.mark("builds");
         let ignored_builds = builds.ignored();
-        self.write_state(&builds, &ignored_builds, prepared.reconciled)?;
+        let pending_skills = skills::pending(self.plan, &linked.skills);
+        self.write_state(
+            &builds,
+            &ignored_builds,
+            prepared.reconciled,
+            &pending_skills,
+        )?;
         phases.mark("state");
         store.finish()?;
         phases.mark("finish");
@@ -219,7 +231,12 @@ impl Run<'_> {
         }
         self.project_scripts
             .run_after_build(&self.checked.projects, self.plan)?;
-        write_state::write_workspace_state(&self.state_inputs(&[], &[], None, Vec::new()))?;
+        if !pending_skills.is_empty() {
+            self.reporter.report(Event::PendingSkills {
+                packages: &pending_skills,
+            });
+        }
+        write_state::write_workspace_state(&self.state_inputs(&[], &[], &[], None, Vec::new()))?;
         if !ignored_builds.is_empty() && config.strict_dep_builds {
             return Err(InstallError::LifecycleScripts(
                 pacquet_scripts::ignored_builds_error(&ignored_builds),
@@ -283,6 +300,7 @@ impl Run<'_> {
         builds: &Builds<'_>,
         ignored_builds: &[String],
         reconciled: Reconciled,
+        pending_skills: &[String],
     ) -> Result<(), InstallError> {
         let mut pending_builds = self
             .project_scripts
@@ -293,6 +311,7 @@ impl Run<'_> {
         write_state::write_modules_state(&self.state_inputs(
             ignored_builds,
             &pending_builds,
+            pending_skills,
             reconciled.pruned_at,
             reconciled.skipped,
         ))
@@ -302,6 +321,7 @@ impl Run<'_> {
         &'s self,
         ignored_builds: &'s [String],
         pending_builds: &'s [String],
+        pending_skills: &'s [String],
         pruned_at: Option<String>,
         previous_skipped: Vec<String>,
     ) -> StateInputs<'s> {
@@ -315,6 +335,7 @@ impl Run<'_> {
             pruned_at,
             previous_skipped,
             pending_builds,
+            pending_skills,
         }
     }
 }

@@ -25,6 +25,7 @@ mod project_scripts;
 mod remove;
 pub mod reporter;
 pub mod settings;
+mod skills;
 mod stale;
 mod store;
 mod symlinks;

@@ -56,6 +56,9 @@ pub enum Event<'a> {
     },
     /// A non-fatal problem.
     Warning { message: &'a str },
+    /// Direct dependencies (`name@version`) provide agent skills that
+    /// await approval (`pendingSkills`).
+    PendingSkills { packages: &'a [String] },
     /// Nothing changed since the last install: nothing was done.
     UpToDate,
     /// The lockfile passed the supply-chain verification against the

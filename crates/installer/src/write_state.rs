@@ -45,6 +45,8 @@ pub struct StateInputs<'a> {
     pub previous_skipped: Vec<String>,
     /// Projects and dependencies whose scripts did not run.
     pub pending_builds: &'a [String],
+    /// Direct dependencies whose agent skills await approval.
+    pub pending_skills: &'a [String],
 }
 
 /// `node_modules/.pnpm/lock.yaml` and `node_modules/.modules.yaml`, written
@@ -60,6 +62,7 @@ pub fn write_modules_state(inputs: &StateInputs<'_>) -> Result<(), InstallError>
         pruned_at,
         previous_skipped,
         pending_builds,
+        pending_skills,
         ..
     } = inputs;
     let root = config.workspace_root.as_path();
@@ -93,6 +96,7 @@ pub fn write_modules_state(inputs: &StateInputs<'_>) -> Result<(), InstallError>
             injected_deps: injected_deps(plan),
             previous_skipped: previous_skipped.clone(),
             pending_builds: pending_builds.to_vec(),
+            pending_skills: pending_skills.to_vec(),
         },
     );
     let yaml_path = modules.join(".modules.yaml");

@@ -29,6 +29,9 @@ pub struct ModulesYaml {
     /// `skipped` of the previous install: pnpm 12 carries the list over,
     /// even for packages the lockfile no longer has.
     pub previous_skipped: Vec<String>,
+    /// `name@version` of direct dependencies whose agent skills await
+    /// approval, sorted; written only when non-empty.
+    pub pending_skills: Vec<String>,
 }
 
 /// Renders `.modules.yaml` for `plan` installed with `opts`.
@@ -98,6 +101,9 @@ pub fn modules_yaml(plan: &Plan, opts: &PlanOptions, state: &ModulesYaml) -> Str
         doc.insert("injectedDeps".into(), json!(state.injected_deps));
     }
     doc.insert("allowBuilds".into(), json!(state.allow_builds));
+    if !state.pending_skills.is_empty() {
+        doc.insert("pendingSkills".into(), json!(state.pending_skills));
+    }
     serde_json::to_string_pretty(&Value::Object(doc)).expect("JSON values always serialize")
 }
 

@@ -66,6 +66,7 @@ fn assert_modules_yaml(name: &str, plan: &Plan, supported: SupportedArchitecture
         pending_builds: Vec::new(),
         injected_deps: indexmap::IndexMap::new(),
         previous_skipped: Vec::new(),
+        pending_skills: Vec::new(),
     };
     let mut opts = PlanOptions::new(host(), &registry_url);
     opts.supported_architectures = supported;

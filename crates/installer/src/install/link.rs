@@ -29,6 +29,8 @@ pub(super) struct Linked {
     pub imported: usize,
     /// Slots downloaded, first pass and re-fetched damaged ones.
     pub downloaded: usize,
+    /// Per slot: the package provides agent skills.
+    pub skills: Vec<std::sync::atomic::AtomicBool>,
 }
 
 pub(super) fn link_packages(
@@ -53,6 +55,7 @@ pub(super) fn link_packages(
         builds,
         gate,
         imported: Default::default(),
+        skills: (0..plan.slots.len()).map(|_| Default::default()).collect(),
     };
     let authorize = |url: &str, name: Option<&str>| config.authorization_for(url, name);
     let downloader = Downloader::new(
@@ -81,6 +84,7 @@ pub(super) fn link_packages(
         methods: ctx.state.methods_used(),
         imported: ctx.imported.into_inner(),
         manifests: ctx.manifests,
+        skills: ctx.skills,
         downloaded: cold_slots.len() + damaged.len(),
     })
 }
