@@ -82,8 +82,12 @@ impl Client<'_> {
             modified_since: modified_since.as_deref(),
         };
         let got = self.send(&req, validators).await?;
-        let (bytes, etag) = match got {
-            Conditional::Body { bytes, etag, .. } => (bytes, etag),
+        let (bytes, etag, content_type) = match got {
+            Conditional::Body {
+                bytes,
+                etag,
+                content_type,
+            } => (bytes, etag, content_type),
             Conditional::NotModified => {
                 if let Some(doc) = read_mirror(mirror.clone()).await {
                     if let Some(path) = &mirror {
@@ -93,7 +97,11 @@ impl Client<'_> {
                 }
                 // The mirror went away after its validators were read.
                 match self.send(&req, Validators::default()).await? {
-                    Conditional::Body { bytes, etag, .. } => (bytes, etag),
+                    Conditional::Body {
+                        bytes,
+                        etag,
+                        content_type,
+                    } => (bytes, etag, content_type),
                     Conditional::NotModified => unreachable!("sent without validators"),
                 }
             }
@@ -101,9 +109,13 @@ impl Client<'_> {
         let Some(mirror) = mirror else {
             return Ok(bytes);
         };
+        // A registry that answers an abbreviated request with the full
+        // document is abbreviated as pnpm does before it is kept.
+        let abbreviate = kind == Kind::Abbreviated
+            && !content_type.is_some_and(|t| t.starts_with("application/vnd.npm.install-v1+json"));
         let name = name.to_owned();
         tokio::task::spawn_blocking(move || {
-            let saved = mirror::encode(&bytes, etag.as_deref())
+            let saved = mirror::encode(&bytes, abbreviate, etag.as_deref())
                 .map_err(|e| MetadataError::Invalid {
                     name: name.clone(),
                     url: url.clone(),

@@ -1,5 +1,5 @@
-//! The metadata mirror's files (docs/registry-metadata.md §2), in the two
-//! forms pnpm 12 reads. pnpm 12.21 writes the indexed one:
+//! The mirror file pnpm 12 writes for a document
+//! (docs/registry-metadata.md §2):
 //!
 //! ```text
 //! pnpm-meta-v1 <headers length> <index length>\n
@@ -7,16 +7,13 @@
 //! {"name":…,"distTags":…,"time":…,"versions":[[version, offset, length], …]}
 //! <each version's JSON, back to back>          offsets relative to here
 //! ```
-//!
-//! pacquet writes the line-delimited one, which needs no parsing of the
-//! document: the headers' JSON on the first line, then the document as the
-//! registry sent it.
 
 use std::fs;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
@@ -26,6 +23,30 @@ const MAGIC: &str = "pnpm-meta-v1";
 /// for a huge allocation.
 const MAX_HEADERS: usize = 64 << 10;
 const MAX_INDEX: usize = 64 << 20;
+
+/// The fields pnpm keeps of each version when it abbreviates a full
+/// document a registry sent for an abbreviated request, in its order.
+const ABBREVIATED_VERSION_KEYS: &[&str] = &[
+    "name",
+    "version",
+    "bin",
+    "directories",
+    "devDependencies",
+    "optionalDependencies",
+    "dependencies",
+    "peerDependencies",
+    "dist",
+    "engines",
+    "peerDependenciesMeta",
+    "cpu",
+    "os",
+    "libc",
+    "deprecated",
+    "bundleDependencies",
+    "bundledDependencies",
+    "hasInstallScript",
+    "_npmUser",
+];
 
 /// The validators of the cached document.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -37,52 +58,107 @@ pub struct Headers {
     pub modified: Option<String>,
 }
 
-#[derive(Deserialize)]
+#[derive(Serialize, Deserialize)]
 struct Index {
     name: String,
     #[serde(default, rename = "distTags")]
     dist_tags: Map<String, Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     time: Option<Map<String, Value>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    homepage: Option<Value>,
     versions: Vec<(String, u64, u32)>,
 }
 
 #[derive(Deserialize)]
-struct Modified {
+struct Document<'a> {
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default, rename = "dist-tags")]
+    dist_tags: Option<Map<String, Value>>,
+    #[serde(default)]
+    time: Option<Map<String, Value>>,
     #[serde(default)]
     modified: Option<Value>,
     #[serde(default)]
-    time: Option<TimeModified>,
+    homepage: Option<Value>,
+    #[serde(default, borrow)]
+    versions: IndexMap<String, &'a RawValue>,
 }
 
-#[derive(Deserialize)]
-struct TimeModified {
-    #[serde(default)]
-    modified: Option<Value>,
-}
-
-/// The mirror file for `document` (a registry's response body) in the
-/// line-delimited form, with the document's `modified` (top-level, else
-/// `time.modified`) and `etag` as its validators. Only `modified` is looked
-/// for, so the document is scanned, not built: the 1,147 documents (96 MB)
-/// of alotta's mirror take 131 ms, where cutting each version out for the
-/// indexed form took 151 ms and abbreviating it 320 ms more
-/// (`--example encode_mirror`).
-pub fn encode(document: &[u8], etag: Option<&str>) -> Result<Vec<u8>, serde_json::Error> {
-    let found: Modified = serde_json::from_slice(document)?;
-    let modified = found
+/// The mirror file for `document` (a registry's response body).
+/// `abbreviate` strips each version to the fields of an abbreviated
+/// document, for a registry that answered an abbreviated request with
+/// the full one.
+pub fn encode(
+    document: &[u8],
+    abbreviate: bool,
+    etag: Option<&str>,
+) -> Result<Vec<u8>, serde_json::Error> {
+    let doc: Document<'_> = serde_json::from_slice(document)?;
+    let modified = doc
         .modified
-        .or_else(|| found.time?.modified)
-        .and_then(|v| v.as_str().map(str::to_owned));
-    let headers = serde_json::to_vec(&Headers {
+        .as_ref()
+        .and_then(Value::as_str)
+        .or_else(|| doc.time.as_ref()?.get("modified")?.as_str())
+        .map(str::to_owned);
+    let headers = serde_json::to_string(&Headers {
         etag: etag.map(str::to_owned),
         modified,
     })?;
-    let mut out = Vec::with_capacity(headers.len() + 1 + document.len());
-    out.extend_from_slice(&headers);
-    out.push(b'\n');
-    out.extend_from_slice(document);
+    let mut fragments = Vec::new();
+    let mut spans = Vec::with_capacity(doc.versions.len());
+    for (version, raw) in &doc.versions {
+        let offset = fragments.len() as u64;
+        if abbreviate {
+            abbreviate_version(raw, &mut fragments)?;
+        } else {
+            fragments.extend_from_slice(raw.get().as_bytes());
+        }
+        let Ok(len) = u32::try_from(fragments.len() as u64 - offset) else {
+            fragments.truncate(offset as usize);
+            continue;
+        };
+        spans.push((version.clone(), offset, len));
+    }
+    let index = serde_json::to_string(&Index {
+        name: doc.name.unwrap_or_default(),
+        dist_tags: doc.dist_tags.unwrap_or_default(),
+        time: doc.time,
+        homepage: if abbreviate { None } else { doc.homepage },
+        versions: spans,
+    })?;
+    let mut out = format!("{MAGIC} {} {}\n", headers.len(), index.len()).into_bytes();
+    out.reserve(headers.len() + index.len() + fragments.len());
+    out.extend_from_slice(headers.as_bytes());
+    out.extend_from_slice(index.as_bytes());
+    out.extend_from_slice(&fragments);
     Ok(out)
+}
+
+/// Writes `version` with only [`ABBREVIATED_VERSION_KEYS`], in that order;
+/// the kept values are copied as the registry wrote them: 320 ms instead of
+/// 961 ms for building and printing each value, over the 1,147 documents
+/// (96 MB) of alotta's mirror (`--example encode_mirror`).
+fn abbreviate_version(version: &RawValue, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
+    let fields: IndexMap<std::borrow::Cow<'_, str>, &RawValue> =
+        serde_json::from_str(version.get())?;
+    out.push(b'{');
+    let mut first = true;
+    for key in ABBREVIATED_VERSION_KEYS {
+        let Some(value) = fields.get(*key) else {
+            continue;
+        };
+        if !first {
+            out.push(b',');
+        }
+        first = false;
+        serde_json::to_writer(&mut *out, key)?;
+        out.push(b':');
+        out.extend_from_slice(value.get().as_bytes());
+    }
+    out.push(b'}');
+    Ok(())
 }
 
 /// A mirror file read back.
@@ -98,10 +174,7 @@ pub struct Mirrored {
 /// caller then asks the registry as if nothing were cached).
 pub fn decode(file: &[u8]) -> Option<Mirrored> {
     let newline = file.iter().position(|&b| b == b'\n')?;
-    let Some((headers_len, index_len)) = parse_magic(std::str::from_utf8(&file[..newline]).ok()?)
-    else {
-        return decode_lines(file, newline);
-    };
+    let (headers_len, index_len) = parse_magic(std::str::from_utf8(&file[..newline]).ok()?)?;
     let headers_end = newline + 1 + headers_len;
     let index_end = headers_end.checked_add(index_len)?;
     let headers: Headers = serde_json::from_slice(file.get(newline + 1..headers_end)?).ok()?;
@@ -137,18 +210,6 @@ pub fn decode(file: &[u8]) -> Option<Mirrored> {
     Some(Mirrored { headers, document })
 }
 
-/// The line-delimited form: headers, newline, the document.
-fn decode_lines(file: &[u8], newline: usize) -> Option<Mirrored> {
-    let headers: Headers = serde_json::from_slice(&file[..newline]).ok()?;
-    let document = &file[newline + 1..];
-    // Must be one JSON value (a torn or foreign file is no document).
-    serde_json::from_slice::<&RawValue>(document).ok()?;
-    Some(Mirrored {
-        headers,
-        document: document.to_vec(),
-    })
-}
-
 fn parse_magic(line: &str) -> Option<(usize, usize)> {
     let mut parts = line.split(' ');
     if parts.next()? != MAGIC {
@@ -178,19 +239,8 @@ pub fn read_headers(path: &Path) -> Option<Headers> {
         }
     }
     head.truncate(filled);
-    let newline = match head.iter().position(|&b| b == b'\n') {
-        Some(newline) => newline,
-        // A line-delimited file with headers longer than the probe.
-        None => {
-            let mut rest = Vec::new();
-            file.read_to_end(&mut rest).ok()?;
-            head.extend_from_slice(&rest);
-            head.iter().position(|&b| b == b'\n')?
-        }
-    };
-    let Some((headers_len, _)) = parse_magic(std::str::from_utf8(&head[..newline]).ok()?) else {
-        return serde_json::from_slice(&head[..newline]).ok();
-    };
+    let newline = head.iter().position(|&b| b == b'\n')?;
+    let (headers_len, _) = parse_magic(std::str::from_utf8(&head[..newline]).ok()?)?;
     let end = newline + 1 + headers_len;
     if end > head.len() {
         let mut rest = vec![0; end - head.len()];
