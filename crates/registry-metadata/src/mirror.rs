@@ -7,6 +7,9 @@
 //! {"name":…,"distTags":…,"time":…,"versions":[[version, offset, length], …]}
 //! <each version's JSON, back to back>          offsets relative to here
 //! ```
+//!
+//! The line-delimited form pnpm 12 also reads (headers line, then the
+//! document) is read too.
 
 use std::fs;
 use std::io::{self, Read, Write};
@@ -174,7 +177,10 @@ pub struct Mirrored {
 /// caller then asks the registry as if nothing were cached).
 pub fn decode(file: &[u8]) -> Option<Mirrored> {
     let newline = file.iter().position(|&b| b == b'\n')?;
-    let (headers_len, index_len) = parse_magic(std::str::from_utf8(&file[..newline]).ok()?)?;
+    let Some((headers_len, index_len)) = parse_magic(std::str::from_utf8(&file[..newline]).ok()?)
+    else {
+        return decode_lines(file, newline);
+    };
     let headers_end = newline + 1 + headers_len;
     let index_end = headers_end.checked_add(index_len)?;
     let headers: Headers = serde_json::from_slice(file.get(newline + 1..headers_end)?).ok()?;
@@ -210,6 +216,19 @@ pub fn decode(file: &[u8]) -> Option<Mirrored> {
     Some(Mirrored { headers, document })
 }
 
+/// The line-delimited form pnpm 12 also reads: the headers' JSON, a
+/// newline, the document as the registry sent it.
+fn decode_lines(file: &[u8], newline: usize) -> Option<Mirrored> {
+    let headers: Headers = serde_json::from_slice(&file[..newline]).ok()?;
+    let document = &file[newline + 1..];
+    // One JSON value, or a torn or foreign file.
+    serde_json::from_slice::<&RawValue>(document).ok()?;
+    Some(Mirrored {
+        headers,
+        document: document.to_vec(),
+    })
+}
+
 fn parse_magic(line: &str) -> Option<(usize, usize)> {
     let mut parts = line.split(' ');
     if parts.next()? != MAGIC {
@@ -240,7 +259,9 @@ pub fn read_headers(path: &Path) -> Option<Headers> {
     }
     head.truncate(filled);
     let newline = head.iter().position(|&b| b == b'\n')?;
-    let (headers_len, _) = parse_magic(std::str::from_utf8(&head[..newline]).ok()?)?;
+    let Some((headers_len, _)) = parse_magic(std::str::from_utf8(&head[..newline]).ok()?) else {
+        return serde_json::from_slice(&head[..newline]).ok();
+    };
     let end = newline + 1 + headers_len;
     if end > head.len() {
         let mut rest = vec![0; end - head.len()];

@@ -64,7 +64,8 @@ fn damaged_or_foreign_files_read_as_missing() {
     assert!(decode(&flipped).is_none());
     assert!(decode(b"pacquet-meta-v1 2 2\n{}{}").is_none());
     assert!(decode(b"pnpm-meta-v1 99999999999 2\n{}{}").is_none());
-    assert!(decode(b"{\"etag\":\"x\"}\n{\"name\":\"legacy\"}").is_none());
+    assert!(decode(b"[1]\n{}").is_none());
+    assert!(decode(b"{\"etag\":\"x\"}\n{\"name\":").is_none());
 }
 
 #[test]
@@ -82,4 +83,22 @@ fn headers_are_read_without_the_versions() {
     assert!(read_headers(&dir.path().join("missing")).is_none());
     let leftovers: Vec<_> = fs::read_dir(path.parent().unwrap()).unwrap().collect();
     assert_eq!(leftovers.len(), 1, "no temporary file is left behind");
+}
+
+#[test]
+fn the_line_delimited_form_reads_as_its_document() {
+    let mut file = br#"{"etag":"\"e-1\"","modified":"2020-01-01T00:00:00.000Z"}"#.to_vec();
+    file.push(b'\n');
+    file.extend_from_slice(SERVED);
+    let mirrored = decode(&file).unwrap();
+    assert_eq!(mirrored.document, SERVED);
+    assert_eq!(mirrored.headers.etag.as_deref(), Some("\"e-1\""));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("x.jsonl");
+    write(&path, &file).unwrap();
+    let headers = read_headers(&path).unwrap();
+    assert_eq!(
+        headers.modified.as_deref(),
+        Some("2020-01-01T00:00:00.000Z")
+    );
 }
