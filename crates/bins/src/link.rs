@@ -58,6 +58,24 @@ pub struct LinkedBin {
 /// * A shim file already holding identical bytes is not rewritten (its mode
 ///   is fixed to `0755` if needed); anything else at that path is replaced.
 pub fn link_bins(bin_dir: &Path, sources: &[BinSource<'_>]) -> Result<Vec<LinkedBin>, BinError> {
+    link_with(bin_dir, sources, false)
+}
+
+/// Like [`link_bins`], but each command is a relative symlink to its
+/// target instead of a shim: pnpm 12's `.bin` entries in the hoisted
+/// layout (docs/hoisted.md §5). `node_path` is not used.
+pub fn link_bins_as_symlinks(
+    bin_dir: &Path,
+    sources: &[BinSource<'_>],
+) -> Result<Vec<LinkedBin>, BinError> {
+    link_with(bin_dir, sources, true)
+}
+
+fn link_with(
+    bin_dir: &Path,
+    sources: &[BinSource<'_>],
+    symlinks: bool,
+) -> Result<Vec<LinkedBin>, BinError> {
     let winners = resolve(sources);
     if winners.is_empty() {
         return Ok(Vec::new());
@@ -81,12 +99,6 @@ pub fn link_bins(bin_dir: &Path, sources: &[BinSource<'_>]) -> Result<Vec<Linked
         if head.is_none() && own_bin_dir {
             continue;
         }
-        let script = shim_script(
-            bin_dir,
-            &target,
-            head.as_deref().unwrap_or_default(),
-            &src.node_path,
-        );
         if !dir_ready {
             std::fs::create_dir_all(bin_dir).map_err(|source| BinError::CreateDir {
                 path: bin_dir.to_path_buf(),
@@ -94,7 +106,17 @@ pub fn link_bins(bin_dir: &Path, sources: &[BinSource<'_>]) -> Result<Vec<Linked
             })?;
             dir_ready = true;
         }
-        let written = write::write_shim(&bin_dir.join(&name), script.as_bytes())?;
+        let written = if symlinks {
+            write::write_symlink(&bin_dir.join(&name), &relative_target(bin_dir, &target))?
+        } else {
+            let script = shim_script(
+                bin_dir,
+                &target,
+                head.as_deref().unwrap_or_default(),
+                &src.node_path,
+            );
+            write::write_shim(&bin_dir.join(&name), script.as_bytes())?
+        };
         linked.push(LinkedBin {
             name,
             target,
@@ -137,4 +159,19 @@ fn is_workspace_project(package_dir: &Path) -> bool {
     !package_dir
         .components()
         .any(|c| c == Component::Normal("node_modules".as_ref()))
+}
+
+/// `target` relative to `dir` (both absolute and lexically normal).
+fn relative_target(dir: &Path, target: &Path) -> PathBuf {
+    let from: Vec<Component<'_>> = dir.components().collect();
+    let to: Vec<Component<'_>> = target.components().collect();
+    let common = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
+    let mut out = PathBuf::new();
+    for _ in common..from.len() {
+        out.push("..");
+    }
+    for c in &to[common..] {
+        out.push(c);
+    }
+    out
 }

@@ -53,18 +53,18 @@ fn an_override_naming_no_root_dependency_is_refused() {
 }
 
 #[test]
-fn hoisted_node_linker_is_refused_before_anything_is_written() {
+fn pnp_node_linker_is_refused_before_anything_is_written() {
     let registry = Registry::start_fixtures();
     let tmp = tempfile::tempdir().unwrap();
     let (env, project) = setup(&registry, tmp.path(), "basic");
     let settings = project.join("pnpm-workspace.yaml");
     let mut text = std::fs::read_to_string(&settings).unwrap_or_default();
-    text.push_str("\nnodeLinker: hoisted\n");
+    text.push_str("\nnodeLinker: pnp\n");
     std::fs::write(&settings, text).unwrap();
     let out = pacquet(&env, &project, &["install", "--frozen-lockfile"]);
     assert_fails_with(&out, "ERR_PACQUET_UNSUPPORTED_NODE_LINKER");
     assert!(
-        stderr(&out).contains("nodeLinker: hoisted"),
+        stderr(&out).contains("nodeLinker: pnp"),
         "{}",
         stderr(&out)
     );

@@ -7,6 +7,7 @@ use indexmap::IndexMap;
 use serde_json::Value;
 
 use crate::auth::Credentials;
+use crate::enums::HoistingLimits;
 use crate::enums::{NodeLinker, PackageImportMethod};
 use crate::platform::host_platform;
 use crate::registry::Registries;
@@ -110,6 +111,8 @@ pub struct Config {
     // --- layout
     pub package_import_method: PackageImportMethod,
     pub node_linker: NodeLinker,
+    /// `hoistingLimits` (hoisted layout only).
+    pub hoisting_limits: HoistingLimits,
     pub hoist: bool,
     /// Effective private hoist patterns (`[]` when `hoist: false`).
     pub hoist_pattern: Vec<String>,

@@ -75,3 +75,27 @@ impl fmt::Display for NodeLinker {
         f.write_str(self.as_str())
     }
 }
+
+/// `hoistingLimits` (`nodeLinker: hoisted` only): how far packages may be
+/// hoisted (docs/hoisted.md §3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum HoistingLimits {
+    /// To the workspace root.
+    #[default]
+    None,
+    /// No further than each workspace project.
+    Workspaces,
+    /// No further than each project's direct dependencies.
+    Dependencies,
+}
+
+impl HoistingLimits {
+    pub fn parse(text: &str) -> Option<Self> {
+        Some(match text {
+            "none" => Self::None,
+            "workspaces" => Self::Workspaces,
+            "dependencies" => Self::Dependencies,
+            _ => return None,
+        })
+    }
+}

@@ -24,6 +24,7 @@ const SETTINGS: &[(&str, Kind)] = &[
     ("globalBinDir", Kind::String),
     ("packageImportMethod", Kind::String),
     ("nodeLinker", Kind::String),
+    ("hoistingLimits", Kind::String),
     ("hoist", Kind::Bool),
     ("hoistPattern", Kind::List),
     ("publicHoistPattern", Kind::List),

@@ -32,7 +32,7 @@ mod yaml_file;
 pub use auth::{Credentials, PerRegistryKey, parse_per_registry_key};
 pub use config::{Config, Secret, SupportedArchitectures};
 pub use dirs::{cache_dir, config_dir, pnpm_home_dir, state_dir};
-pub use enums::{NodeLinker, PackageImportMethod};
+pub use enums::{HoistingLimits, NodeLinker, PackageImportMethod};
 pub use env_replace::env_replace;
 pub use error::ConfigError;
 pub use load::{default_network_concurrency, load};

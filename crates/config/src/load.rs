@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use crate::auth::Credentials;
 use crate::config::{Config, Secret, SupportedArchitectures};
-use crate::enums::{NodeLinker, PackageImportMethod};
+use crate::enums::{HoistingLimits, NodeLinker, PackageImportMethod};
 use crate::env_replace::{env_replace, has_placeholder};
 use crate::layer::{Layer, Layers, cli_layer, env_layer, string_list};
 use crate::npmrc_sources::{npmrc_chain, read_npmrc_files};
@@ -184,6 +184,7 @@ fn resolve_settings(
         cwd: opts.cwd.clone(),
         package_import_method: parsed(layers, "packageImportMethod", PackageImportMethod::parse),
         node_linker: parsed(layers, "nodeLinker", NodeLinker::parse),
+        hoisting_limits: parsed(layers, "hoistingLimits", HoistingLimits::parse),
         hoist: hoisting.hoist,
         hoist_pattern: hoisting.hoist_pattern,
         public_hoist_pattern: hoisting.public_hoist_pattern,

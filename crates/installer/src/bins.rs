@@ -13,7 +13,7 @@ use pacquet_bins::{BinSource, link_bins};
 use rayon::prelude::*;
 use serde_json::Value;
 
-use pacquet_planner::{DirectTarget, LinkOwner, Plan, PlanOptions, layout::join};
+use pacquet_planner::{DirectTarget, Layout, LinkOwner, Plan, PlanOptions, layout::join};
 
 use crate::InstallError;
 
@@ -34,6 +34,9 @@ pub fn link_all_bins(
     opts: &PlanOptions<'_>,
     manifests: &[OnceLock<Value>],
 ) -> Result<(), InstallError> {
+    if plan.layout == Layout::Hoisted {
+        return link_hoisted_bins(root, plan, opts, manifests);
+    }
     let bins = Bins {
         root,
         plan,
@@ -59,6 +62,75 @@ pub fn link_all_bins(
                 .collect();
             link_bins(dir, &sources)?;
             Ok::<(), InstallError>(())
+        })
+}
+
+/// The hoisted layout (docs/hoisted.md §5): each `node_modules` gets the
+/// commands of the packages placed in it, as symlinks; a project's `.bin`
+/// also gets shims for its `link:` dependencies.
+fn link_hoisted_bins(
+    root: &Path,
+    plan: &Plan,
+    opts: &PlanOptions<'_>,
+    manifests: &[OnceLock<Value>],
+) -> Result<(), InstallError> {
+    let placed = plan.bin_dirs.par_iter().try_for_each(|dir| {
+        let offers: Vec<(PathBuf, &Value, &str)> = dir
+            .slots
+            .iter()
+            .filter(|&&i| plan.slots[i].has_bin)
+            .filter_map(|&i| {
+                let slot = &plan.slots[i];
+                let manifest = manifests[i].get()?;
+                Some((root.join(&slot.package_dir), manifest, slot.name()))
+            })
+            .collect();
+        let sources: Vec<BinSource<'_>> = offers
+            .iter()
+            .map(|(package_dir, manifest, name)| BinSource {
+                package_name: name,
+                package_dir,
+                manifest,
+                direct: false,
+                node_path: Vec::new(),
+            })
+            .collect();
+        pacquet_bins::link_bins_as_symlinks(&root.join(&dir.modules_dir).join(".bin"), &sources)?;
+        Ok::<(), InstallError>(())
+    });
+    placed?;
+    plan.importers
+        .par_iter()
+        .enumerate()
+        .try_for_each(|(k, importer)| {
+            let offers: Vec<Offer> = plan
+                .symlinks
+                .iter()
+                // Workspace projects linked into the root count as the root's.
+                .filter(|l| {
+                    l.owner == LinkOwner::Importer(k)
+                        || (importer.id == "." && l.owner == LinkOwner::PrivateHoist)
+                })
+                .filter_map(|l| {
+                    linked_project_offer(root, &l.path, &l.target, Path::new(""), false)
+                })
+                .collect();
+            if offers.is_empty() {
+                return Ok(());
+            }
+            let sources: Vec<BinSource<'_>> = offers
+                .iter()
+                .map(|o| BinSource {
+                    package_name: &o.package_name,
+                    package_dir: &o.package_dir,
+                    manifest: &o.manifest,
+                    direct: o.direct,
+                    node_path: Vec::new(),
+                })
+                .collect();
+            let modules = join(&importer.dir, &opts.modules_dir);
+            link_bins(&root.join(modules).join(".bin"), &sources)?;
+            Ok(())
         })
 }
 

@@ -83,7 +83,7 @@ pub enum InstallError {
     #[diagnostic(
         code(ERR_PACQUET_UNSUPPORTED_NODE_LINKER),
         help(
-            "pacquet builds the isolated layout only; remove `nodeLinker` from pnpm-workspace.yaml or install this project with pnpm."
+            "pacquet builds the isolated and hoisted layouts; set `nodeLinker` to one of them in pnpm-workspace.yaml or install this project with pnpm."
         )
     )]
     UnsupportedNodeLinker { linker: &'static str },

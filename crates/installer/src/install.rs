@@ -45,9 +45,8 @@ pub fn install(
     let started_at = SystemTime::now();
     let phases = Phases::start();
     let config = req.config;
-    // Refused before anything is read or written: installing the isolated
-    // layout where `hoisted` or `pnp` was asked for would be a wrong tree.
-    if config.node_linker != NodeLinker::Isolated {
+    // Refused before anything is read or written: `pnp` has no planner.
+    if config.node_linker == NodeLinker::Pnp {
         return Err(InstallError::UnsupportedNodeLinker {
             linker: config.node_linker.as_str(),
         });

@@ -4,9 +4,9 @@
 
 use std::time::Duration;
 
-use pacquet_config::Config;
+use pacquet_config::{Config, NodeLinker};
 use pacquet_planner::{
-    HostPlatform, ImporterSelection, IncludedGroups, PlanOptions, layout::relative_path,
+    HostPlatform, ImporterSelection, IncludedGroups, Layout, PlanOptions, layout::relative_path,
 };
 use pacquet_scripts::BuildPolicy;
 use pacquet_tarball::FetcherOptions;
@@ -40,6 +40,13 @@ pub fn plan_options<'a>(
     opts.build_policy = BuildPolicy::new(&config.allow_builds, config.dangerously_allow_all_builds);
     opts.patches = patches.clone();
     opts.engine_strict = config.engine_strict;
+    opts.layout = match config.node_linker {
+        NodeLinker::Hoisted => Layout::Hoisted,
+        // `pnp` is refused before planning.
+        NodeLinker::Isolated | NodeLinker::Pnp => Layout::Isolated,
+    };
+    opts.hoisting_limits = config.hoisting_limits;
+    opts.auto_install_peers = config.auto_install_peers;
     opts.included = IncludedGroups {
         dependencies: config.production,
         dev_dependencies: config.dev,

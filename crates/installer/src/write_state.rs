@@ -129,6 +129,8 @@ pub fn write_workspace_state(inputs: &StateInputs<'_>) -> Result<(), InstallErro
                 dir: p.dir.to_string_lossy().into_owned(),
                 name: p.manifest.name.clone(),
                 version: p.manifest.version.clone(),
+                has_modules_dir: config.node_linker == pacquet_config::NodeLinker::Hoisted
+                    && p.dir.join(&config.modules_dir).is_dir(),
             })
             .collect(),
         pnpmfiles: Vec::new(),
@@ -197,6 +199,7 @@ pub fn settings(config: &Config, store_dir: &str) -> WorkspaceStateSettings {
     s.dangerously_allow_all_builds = config.dangerously_allow_all_builds;
     s.dedupe_peers = config.dedupe_peers;
     s.dev = config.dev;
+    s.node_linker = config.node_linker.as_str().to_owned();
     s.exclude_links_from_lockfile = config.exclude_links_from_lockfile;
     s.hoist_pattern = config.hoist_pattern.clone();
     s.hoist_workspace_packages = config.hoist_workspace_packages;

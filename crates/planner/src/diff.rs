@@ -5,7 +5,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::{LinkOwner, Plan};
+use crate::{Layout, LinkOwner, Plan};
 
 /// What to delete before the new plan is carried out, and what of the old
 /// tree stays.
@@ -101,7 +101,9 @@ pub fn diff(old: &Plan, new: &Plan, prune_orphans: bool) -> Removals {
             removals.scopes.push(scope.to_owned());
         }
     }
-    if prune_orphans {
+    if new.layout == Layout::Hoisted || old.layout == Layout::Hoisted {
+        hoisted_dirs(old, new, &mut removals);
+    } else if prune_orphans {
         let wanted_dirs: HashSet<&str> = new.slots.iter().map(|s| s.dir_name.as_str()).collect();
         let mut seen = HashSet::new();
         for slot in &old.slots {
@@ -144,3 +146,32 @@ fn slot_dir<'a>(package_dir: &'a str, dir_name: &str) -> &'a str {
 
 #[cfg(test)]
 mod tests;
+
+/// The hoisted layout (docs/hoisted.md §6): a package directory whose
+/// package changed or is gone goes, with whatever is nested in it.
+fn hoisted_dirs(old: &Plan, new: &Plan, removals: &mut Removals) {
+    let wanted: HashMap<&str, &str> = new
+        .slots
+        .iter()
+        .map(|s| (s.package_dir.as_str(), s.dep_path.as_str()))
+        .collect();
+    let mut gone: Vec<&str> = old
+        .slots
+        .iter()
+        .filter(|s| wanted.get(s.package_dir.as_str()) != Some(&s.dep_path.as_str()))
+        .map(|s| s.package_dir.as_str())
+        .collect();
+    gone.sort_unstable();
+    // Their commands in the `.bin` beside them go first.
+    for dir in &gone {
+        removals.shims.push(ShimRemoval {
+            link: (*dir).to_owned(),
+            package_dir: (*dir).to_owned(),
+        });
+    }
+    for dir in gone {
+        if !removals.dirs.iter().any(|r| is_within(dir, r)) {
+            removals.dirs.push(dir.to_owned());
+        }
+    }
+}

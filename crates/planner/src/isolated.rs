@@ -3,13 +3,13 @@
 //! symlinks between slots, hoisting into the hidden and public
 //! `node_modules`.
 
-mod dirs;
-mod graph;
+pub(crate) mod dirs;
+pub(crate) mod graph;
 mod hoist;
 mod links;
-mod names;
+pub(crate) mod names;
 mod planner;
-mod select;
+pub(crate) mod select;
 
 pub use planner::plan;
 

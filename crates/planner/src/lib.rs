@@ -4,12 +4,14 @@
 //! from, and the difference between two plans (what a repeat install
 //! removes). The installer crate carries a plan out.
 //!
-//! One planner per `nodeLinker` layout; today [`isolated`].
+//! One planner per `nodeLinker` layout: [`isolated`] and [`hoisted`];
+//! [`plan`] picks the one [`PlanOptions::layout`] names.
 
 mod builds;
 mod diff;
 mod error;
 mod fetch;
+pub mod hoisted;
 pub mod isolated;
 pub mod layout;
 mod model;
@@ -19,10 +21,19 @@ mod platform;
 pub use diff::{Removals, ShimRemoval, diff};
 pub use error::PlanError;
 pub use fetch::fetch_source;
-pub use isolated::plan;
+
 pub use model::{
-    BuildPermission, DirectDep, DirectTarget, FetchSource, HoistKind, HoistTarget, Hoisted,
-    ImporterPlan, LinkOwner, PatchFile, Plan, PlatformWarning, Slot, SlotPatch, Symlink,
+    BinDir, BuildPermission, DirectDep, DirectTarget, FetchSource, HoistKind, HoistTarget, Hoisted,
+    ImporterPlan, Layout, LinkOwner, PatchFile, Plan, PlatformWarning, Slot, SlotPatch, Symlink,
 };
 pub use options::{ImporterSelection, IncludedGroups, PlanOptions};
 pub use platform::{HostPlatform, PlatformTargets, SupportedArchitectures};
+
+/// Decides everything an install does, in the layout `opts` asks for,
+/// without touching the filesystem.
+pub fn plan(lockfile: &pacquet_lockfile::Lockfile, opts: &PlanOptions) -> Result<Plan, PlanError> {
+    match opts.layout {
+        Layout::Isolated => isolated::plan(lockfile, opts),
+        Layout::Hoisted => hoisted::plan(lockfile, opts),
+    }
+}

@@ -1,5 +1,7 @@
 //! The output of the planner: plain data an executor carries out.
 
+use std::collections::BTreeMap;
+
 use pacquet_lockfile::{DepPath, DependencyGroup};
 
 /// How to obtain one slot's files.
@@ -193,9 +195,29 @@ pub struct PlatformWarning {
     pub message: Option<String>,
 }
 
+/// Which `nodeLinker` layout a plan is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Layout {
+    /// Packages in `<virtualStoreDir>`, linked by symlinks.
+    #[default]
+    Isolated,
+    /// Packages as real directories in `node_modules` trees.
+    Hoisted,
+}
+
+/// A `node_modules` of the hoisted layout and the slots placed in it: its
+/// `.bin` holds their commands (docs/hoisted.md §5).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BinDir {
+    /// The `node_modules` directory, relative to the root.
+    pub modules_dir: String,
+    pub slots: Vec<usize>,
+}
+
 /// The complete decision for one install.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Plan {
+    pub layout: Layout,
     /// Installed snapshots, in lockfile key order.
     pub slots: Vec<Slot>,
     /// Directories to create, parents first; none exists in a fresh tree
@@ -213,4 +235,9 @@ pub struct Plan {
     pub skipped_below: Vec<String>,
     pub importers: Vec<ImporterPlan>,
     pub warnings: Vec<PlatformWarning>,
+    /// Hoisted layout: snapshot key → package directories, in walk order
+    /// (`.modules.yaml`'s `hoistedLocations`).
+    pub hoisted_locations: BTreeMap<String, Vec<String>>,
+    /// Hoisted layout: the `node_modules` directories holding packages.
+    pub bin_dirs: Vec<BinDir>,
 }

@@ -106,6 +106,12 @@ pub struct PlanOptions<'a> {
     pub engine_strict: bool,
     /// `patchedDependencies` of the configuration, files hashed.
     pub patches: PatchSelectors<PatchFile>,
+    /// `nodeLinker`: which planner runs.
+    pub layout: crate::Layout,
+    /// `hoistingLimits` (hoisted layout).
+    pub hoisting_limits: pacquet_config::HoistingLimits,
+    /// `autoInstallPeers`: the hoisted layout then ignores peers.
+    pub auto_install_peers: bool,
 }
 
 impl<'a> PlanOptions<'a> {
@@ -128,6 +134,9 @@ impl<'a> PlanOptions<'a> {
             node_version: None,
             engine_strict: false,
             patches: PatchSelectors::default(),
+            layout: crate::Layout::Isolated,
+            hoisting_limits: pacquet_config::HoistingLimits::None,
+            auto_install_peers: true,
         }
     }
 }

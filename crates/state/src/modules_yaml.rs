@@ -5,7 +5,7 @@ use indexmap::IndexMap;
 use serde_json::{Map, Value, json};
 
 use pacquet_planner::{
-    HoistTarget, Plan, PlanOptions,
+    HoistTarget, Layout, Plan, PlanOptions,
     layout::{join, relative},
 };
 
@@ -66,7 +66,11 @@ pub fn modules_yaml(plan: &Plan, opts: &PlanOptions, state: &ModulesYaml) -> Str
         }),
     );
     doc.insert("layoutVersion".into(), json!(5));
-    doc.insert("nodeLinker".into(), json!("isolated"));
+    let linker = match plan.layout {
+        Layout::Isolated => "isolated",
+        Layout::Hoisted => "hoisted",
+    };
+    doc.insert("nodeLinker".into(), json!(linker));
     doc.insert("packageManager".into(), json!(state.package_manager));
     doc.insert("pendingBuilds".into(), json!(state.pending_builds));
     if !state.ignored_builds.is_empty() {
@@ -99,6 +103,9 @@ pub fn modules_yaml(plan: &Plan, opts: &PlanOptions, state: &ModulesYaml) -> Str
     );
     if !state.injected_deps.is_empty() {
         doc.insert("injectedDeps".into(), json!(state.injected_deps));
+    }
+    if plan.layout == Layout::Hoisted {
+        doc.insert("hoistedLocations".into(), json!(plan.hoisted_locations));
     }
     doc.insert("allowBuilds".into(), json!(state.allow_builds));
     if !state.pending_skills.is_empty() {

@@ -13,6 +13,9 @@ pub struct ProjectEntry {
     pub dir: String,
     pub name: Option<String>,
     pub version: Option<String>,
+    /// Hoisted layout: the project has a `node_modules` (pnpm 12 records
+    /// it only then).
+    pub has_modules_dir: bool,
 }
 
 /// The `settings` block. Defaults are pnpm 12.21's; keys are written sorted.
@@ -167,6 +170,9 @@ pub fn workspace_state(state: &WorkspaceState) -> String {
         }
         if let Some(version) = &p.version {
             entry.insert("version".into(), json!(version));
+        }
+        if p.has_modules_dir {
+            entry.insert("hasModulesDir".into(), json!(true));
         }
         projects.insert(p.dir.clone(), Value::Object(entry));
     }

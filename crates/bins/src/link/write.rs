@@ -71,3 +71,20 @@ fn fix_mode(file: &File, mode: u32) -> std::io::Result<()> {
     }
     Ok(())
 }
+
+/// Makes `path` a symlink to `target`. Returns `false` when it already was.
+pub(super) fn write_symlink(path: &Path, target: &Path) -> Result<bool, BinError> {
+    let err = |source| BinError::Write {
+        path: path.to_path_buf(),
+        source,
+    };
+    match std::fs::read_link(path) {
+        Ok(current) if current == target => return Ok(false),
+        Ok(_) => std::fs::remove_file(path).map_err(err)?,
+        Err(e) if e.kind() == ErrorKind::NotFound => {}
+        // Something else (an old shim): replaced.
+        Err(_) => std::fs::remove_file(path).map_err(err)?,
+    }
+    std::os::unix::fs::symlink(target, path).map_err(err)?;
+    Ok(true)
+}

@@ -15,7 +15,7 @@ use super::{
     },
 };
 use crate::{
-    HoistKind, ImporterSelection, Plan, PlanError, PlanOptions, Slot,
+    HoistKind, ImporterSelection, Layout, Plan, PlanError, PlanOptions, Slot,
     builds::{build_permission, prepare_permission, slot_patch},
     fetch::fetch_source,
     layout::{dep_path_to_filename, join},
@@ -77,6 +77,7 @@ pub fn plan(lockfile: &Lockfile, opts: &PlanOptions) -> Result<Plan, PlanError> 
     let hoisted = links.hoisted(records, dirs, &slots.slots, &slots.slot_of, &selections);
     let (skipped, skipped_below) = skipped_keys(&graph, &entry_nodes, &reached, include_optional);
     Ok(Plan {
+        layout: Layout::Isolated,
         slots: slots.slots,
         dirs: links.dirs.into_vec(),
         symlinks: links.symlinks,
@@ -85,6 +86,8 @@ pub fn plan(lockfile: &Lockfile, opts: &PlanOptions) -> Result<Plan, PlanError> 
         skipped_below,
         importers,
         warnings,
+        hoisted_locations: Default::default(),
+        bin_dirs: Vec::new(),
     })
 }
 

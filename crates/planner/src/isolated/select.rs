@@ -11,17 +11,17 @@ use crate::{
 };
 
 /// One direct dependency of an importer: group, alias, resolved edge.
-pub(super) type DirectEdge<'l> = (DependencyGroup, &'l str, Edge);
+pub(crate) type DirectEdge<'l> = (DependencyGroup, &'l str, Edge);
 
 /// The order pnpm builds an importer's pseudo-entry in:
 /// `{...devDependencies, ...dependencies, ...optionalDependencies}`.
-pub(super) const ENTRY_ORDER: [DependencyGroup; 3] = [
+pub(crate) const ENTRY_ORDER: [DependencyGroup; 3] = [
     DependencyGroup::Dev,
     DependencyGroup::Prod,
     DependencyGroup::Optional,
 ];
 
-pub(super) fn package_info<'l>(
+pub(crate) fn package_info<'l>(
     lockfile: &'l Lockfile,
     package_id: &str,
 ) -> Result<&'l PackageInfo, PlanError> {
@@ -36,7 +36,7 @@ pub(super) fn package_info<'l>(
 /// Flags optional snapshots that no target platform can install, or whose
 /// `engines.node` excludes the running Node.js (docs/lockfile.md §7);
 /// returns a warning for each non-optional one (`engineStrict`: an error).
-pub(super) fn mark_skipped(
+pub(crate) fn mark_skipped(
     lockfile: &Lockfile,
     graph: &mut Graph,
     opts: &PlanOptions,
@@ -100,7 +100,7 @@ fn engine_mismatch(info: &PackageInfo, node_version: Option<&str>) -> Option<(St
     })
 }
 
-pub(super) fn select_importers(
+pub(crate) fn select_importers(
     lockfile: &Lockfile,
     opts: &PlanOptions,
 ) -> Result<Vec<ImporterSelection>, PlanError> {
@@ -122,7 +122,7 @@ pub(super) fn select_importers(
 }
 
 /// The importer's edges in the included groups (prod, dev, optional order).
-pub(super) fn included_edges<'l>(
+pub(crate) fn included_edges<'l>(
     importer: &'l Importer,
     opts: &PlanOptions,
     graph: &Graph,
@@ -136,7 +136,7 @@ pub(super) fn included_edges<'l>(
 
 /// Each importer's included edges, and the walker's entry nodes in pnpm's
 /// order (per importer: dev, prod, optional).
-pub(super) fn importer_edges<'l>(
+pub(crate) fn importer_edges<'l>(
     lockfile: &'l Lockfile,
     selections: &[ImporterSelection],
     opts: &PlanOptions,
@@ -162,7 +162,7 @@ pub(super) fn importer_edges<'l>(
 
 /// `.modules.yaml`'s `skipped`: the optional snapshots no platform can
 /// install, then those reachable only through them, each sorted.
-pub(super) fn skipped_keys(
+pub(crate) fn skipped_keys(
     graph: &Graph,
     entry_nodes: &[usize],
     reached: &[bool],

@@ -1,0 +1,211 @@
+//! `nodeLinker: hoisted` against pnpm 12: every fixture project installed a
+//! second time in the hoisted layout by both tools gives the same tree
+//! (paths, contents, modes, symlinks, `.bin`, state files); repeat installs
+//! and switching the linker end where pnpm's do.
+
+mod support;
+
+use std::path::Path;
+
+use pacquet_testing::{DiffOptions, PnpmEnv, Registry, assert_trees_equal, prepare_project};
+use support::pacquet_install_ok;
+
+/// Appends `lines` to the project's `pnpm-workspace.yaml`.
+fn add_settings(project: &Path, lines: &str) {
+    let path = project.join("pnpm-workspace.yaml");
+    let mut text = std::fs::read_to_string(&path).unwrap_or_default();
+    if !text.is_empty() && !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text.push_str(lines);
+    std::fs::write(&path, text).unwrap();
+}
+
+/// Both tools' copies of fixture `name` with `settings` added.
+struct Pair {
+    _tmp: tempfile::TempDir,
+    pnpm_project: std::path::PathBuf,
+    pnpm_env: PnpmEnv,
+    project: std::path::PathBuf,
+    env: PnpmEnv,
+}
+
+impl Pair {
+    fn new(registry: &Registry, name: &str, settings: &str) -> Pair {
+        let tmp = tempfile::tempdir().unwrap();
+        let pnpm_project = tmp.path().join("pnpm/project");
+        prepare_project(name, &pnpm_project, &registry.url());
+        add_settings(&pnpm_project, settings);
+        let pnpm_env = PnpmEnv::new(&tmp.path().join("pnpm/env"), &registry.url());
+        let project = tmp.path().join("pacquet/project");
+        prepare_project(name, &project, &registry.url());
+        add_settings(&project, settings);
+        let env = PnpmEnv::new(&tmp.path().join("pacquet/env"), &registry.url());
+        Pair {
+            _tmp: tmp,
+            pnpm_project,
+            pnpm_env,
+            project,
+            env,
+        }
+    }
+
+    fn install_both(&self) {
+        self.pnpm_env.install_frozen(&self.pnpm_project);
+        pacquet_install_ok(&self.env, &self.project, &[]);
+    }
+
+    fn assert_same(&self) {
+        let opts = DiffOptions::for_installs(
+            &self.pnpm_project,
+            &self.pnpm_env.store_dir,
+            &self.project,
+            &self.env.store_dir,
+        );
+        assert_trees_equal(&self.pnpm_project, &self.project, &opts);
+    }
+
+    /// Applies `f` to both projects.
+    fn edit(&self, f: impl Fn(&Path)) {
+        f(&self.pnpm_project);
+        f(&self.project);
+    }
+}
+
+fn hoisted_matches_pnpm(name: &str) {
+    let registry = Registry::start_fixtures();
+    let pair = Pair::new(&registry, name, "nodeLinker: hoisted\n");
+    pair.install_both();
+    pair.assert_same();
+}
+
+#[test]
+fn basic_hoisted_matches_pnpm() {
+    hoisted_matches_pnpm("basic");
+}
+
+#[test]
+fn peers_hoisted_match_pnpm() {
+    hoisted_matches_pnpm("peers");
+}
+
+#[test]
+fn hashed_peers_hoisted_match_pnpm() {
+    hoisted_matches_pnpm("peers-hashed");
+}
+
+#[test]
+fn aliases_hoisted_match_pnpm() {
+    hoisted_matches_pnpm("aliases");
+}
+
+#[test]
+fn optional_platform_hoisted_matches_pnpm() {
+    hoisted_matches_pnpm("optional-platform");
+}
+
+#[test]
+fn engines_hoisted_match_pnpm() {
+    hoisted_matches_pnpm("engines");
+}
+
+#[test]
+fn engines_strict_hoisted_match_pnpm() {
+    hoisted_matches_pnpm("engines-strict");
+}
+
+/// Two versions of one package: nested under each dependent of the other.
+#[test]
+fn conflicting_versions_hoisted_match_pnpm() {
+    hoisted_matches_pnpm("hoisting");
+}
+
+/// A workspace whose projects want two majors of one package.
+#[test]
+fn workspace_hoisted_matches_pnpm() {
+    hoisted_matches_pnpm("workspace");
+}
+
+#[test]
+fn peer_bins_hoisted_match_pnpm() {
+    hoisted_matches_pnpm("peer-bins");
+}
+
+#[test]
+fn pnpm_details_hoisted_match_pnpm() {
+    hoisted_matches_pnpm("pnpm-details");
+}
+
+#[test]
+fn combined_hoisted_matches_pnpm() {
+    hoisted_matches_pnpm("combined");
+}
+
+#[test]
+fn dependency_kinds_hoisted_match_pnpm() {
+    hoisted_matches_pnpm("dep-kinds");
+}
+
+#[test]
+fn groups_hoisted_match_pnpm() {
+    hoisted_matches_pnpm("groups");
+}
+
+/// `hoistingLimits: workspaces` keeps each project's dependencies in the
+/// project's own `node_modules`.
+#[test]
+fn hoisting_limits_match_pnpm() {
+    let registry = Registry::start_fixtures();
+    for limits in ["workspaces", "dependencies"] {
+        let settings = format!("nodeLinker: hoisted\nhoistingLimits: {limits}\n");
+        let pair = Pair::new(&registry, "workspace", &settings);
+        pair.install_both();
+        pair.assert_same();
+    }
+}
+
+/// Isolated → hoisted → isolated: each switch rebuilds `node_modules` as
+/// pnpm 12 does.
+#[test]
+fn switching_the_linker_matches_pnpm() {
+    let registry = Registry::start_fixtures();
+    let pair = Pair::new(&registry, "hoisting", "");
+    pair.install_both();
+    pair.edit(|p| add_settings(p, "nodeLinker: hoisted\n"));
+    pair.install_both();
+    pair.assert_same();
+    pair.edit(|p| {
+        let path = p.join("pnpm-workspace.yaml");
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(&path, text.replace("nodeLinker: hoisted\n", "")).unwrap();
+    });
+    pair.install_both();
+    pair.assert_same();
+}
+
+/// A changed lockfile: a package whose version changed at a place is
+/// replaced, one no longer needed is removed with its commands, the rest
+/// stays; the tree ends as pnpm's after the same two installs.
+#[test]
+fn a_changed_lockfile_matches_pnpm() {
+    let registry = Registry::start_fixtures();
+    let pair = Pair::new(&registry, "hoisting", "nodeLinker: hoisted\n");
+    pair.install_both();
+    let gone = pair.project.join("node_modules/pq-cycle-a");
+    let kept = pair.project.join("node_modules/pq-bin-sh/package.json");
+    let inode = |p: &Path| std::os::unix::fs::MetadataExt::ino(&std::fs::metadata(p).unwrap());
+    let before = inode(&kept);
+    // The `basic` fixture's lockfile: other packages, pq-plain 1.1.0 where
+    // 1.0.0 was, pq-bin-sh 1.0.0 where it was.
+    pair.edit(|p| {
+        let basic = tempfile::tempdir().unwrap();
+        prepare_project("basic", basic.path(), &registry.url());
+        for file in ["package.json", "pnpm-lock.yaml"] {
+            std::fs::copy(basic.path().join(file), p.join(file)).unwrap();
+        }
+    });
+    pair.install_both();
+    pair.assert_same();
+    assert!(!gone.exists(), "a package no longer needed is removed");
+    assert_eq!(inode(&kept), before, "an unchanged package is left alone");
+}
