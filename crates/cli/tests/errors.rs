@@ -63,11 +63,7 @@ fn pnp_node_linker_is_refused_before_anything_is_written() {
     std::fs::write(&settings, text).unwrap();
     let out = pacquet(&env, &project, &["install", "--frozen-lockfile"]);
     assert_fails_with(&out, "ERR_PACQUET_UNSUPPORTED_NODE_LINKER");
-    assert!(
-        stderr(&out).contains("nodeLinker: pnp"),
-        "{}",
-        stderr(&out)
-    );
+    assert!(stderr(&out).contains("nodeLinker: pnp"), "{}", stderr(&out));
     assert!(!project.join("node_modules").exists());
 }
 

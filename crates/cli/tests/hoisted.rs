@@ -209,3 +209,9 @@ fn a_changed_lockfile_matches_pnpm() {
     assert!(!gone.exists(), "a package no longer needed is removed");
     assert_eq!(inode(&kept), before, "an unchanged package is left alone");
 }
+
+/// Patches apply to every hoisted copy of a patched package.
+#[test]
+fn patches_hoisted_match_pnpm() {
+    hoisted_matches_pnpm("patched");
+}
