@@ -26,6 +26,18 @@ struct Offer {
     node_path: Vec<PathBuf>,
 }
 
+impl Offer {
+    fn source(&self) -> BinSource<'_> {
+        BinSource {
+            package_name: &self.package_name,
+            package_dir: &self.package_dir,
+            manifest: &self.manifest,
+            direct: self.direct,
+            node_path: self.node_path.clone(),
+        }
+    }
+}
+
 /// Links every `.bin` directory the plan needs, from the manifests the
 /// imports recorded.
 pub fn link_all_bins(
@@ -50,16 +62,7 @@ pub fn link_all_bins(
     bins.bin_dirs(owners)
         .par_iter()
         .try_for_each(|(dir, offers)| {
-            let sources: Vec<BinSource<'_>> = offers
-                .iter()
-                .map(|o| BinSource {
-                    package_name: &o.package_name,
-                    package_dir: &o.package_dir,
-                    manifest: &o.manifest,
-                    direct: o.direct,
-                    node_path: o.node_path.clone(),
-                })
-                .collect();
+            let sources: Vec<BinSource<'_>> = offers.iter().map(Offer::source).collect();
             link_bins(dir, &sources)?;
             Ok::<(), InstallError>(())
         })
@@ -118,16 +121,8 @@ fn link_hoisted_bins(
             if offers.is_empty() {
                 return Ok(());
             }
-            let sources: Vec<BinSource<'_>> = offers
-                .iter()
-                .map(|o| BinSource {
-                    package_name: &o.package_name,
-                    package_dir: &o.package_dir,
-                    manifest: &o.manifest,
-                    direct: o.direct,
-                    node_path: Vec::new(),
-                })
-                .collect();
+            // Offers of linked projects carry no `NODE_PATH` here.
+            let sources: Vec<BinSource<'_>> = offers.iter().map(Offer::source).collect();
             let modules = join(&importer.dir, &opts.modules_dir);
             link_bins(&root.join(modules).join(".bin"), &sources)?;
             Ok(())

@@ -14,11 +14,8 @@ use super::{
 };
 use crate::isolated::{
     dirs::{DirSet, parent},
-    graph::{Edge, Graph, walk},
-    names::check_names,
-    select::{
-        DirectEdge, importer_edges, mark_skipped, package_info, select_importers, skipped_keys,
-    },
+    graph::{Edge, Graph},
+    select::{DirectEdge, Selected, package_info, skipped_keys},
 };
 use crate::{
     BinDir, DirectDep, DirectTarget, HoistKind, HoistTarget, Hoisted, ImporterPlan,
@@ -30,16 +27,16 @@ use crate::{
 
 /// Decides the hoisted install, without touching the filesystem.
 pub fn plan(lockfile: &Lockfile, opts: &PlanOptions) -> Result<Plan, PlanError> {
-    check_names(lockfile)?;
-    let mut graph = Graph::new(lockfile)?;
-    let warnings = mark_skipped(lockfile, &mut graph, opts)?;
-    let selections = select_importers(lockfile, opts)?;
+    let Selected {
+        graph,
+        warnings,
+        selections,
+        importer_edges: edges,
+        entry_nodes,
+        reached,
+        ..
+    } = Selected::new(lockfile, opts)?;
     let include_optional = opts.included.optional_dependencies;
-    let (edges, entry_nodes) = importer_edges(lockfile, &selections, opts, &graph)?;
-    let mut reached = vec![false; graph.keys.len()];
-    for e in walk(&graph, &entry_nodes, include_optional) {
-        reached[e.node] = true;
-    }
     let mut tree = build(&TreeInput {
         lockfile,
         graph: &graph,

@@ -5,14 +5,10 @@ use pacquet_config::name_pattern::Matcher;
 use pacquet_lockfile::Lockfile;
 
 use super::{
-    graph::{Edge, Graph, WalkEntry, walk},
+    graph::{Edge, Graph, WalkEntry},
     hoist::{Candidate, HoistInput, hoist},
     links::{HoistDirs, Links},
-    names::check_names,
-    select::{
-        DirectEdge, ENTRY_ORDER, importer_edges, mark_skipped, package_info, select_importers,
-        skipped_keys,
-    },
+    select::{DirectEdge, ENTRY_ORDER, Selected, package_info, skipped_keys},
 };
 use crate::{
     HoistKind, ImporterSelection, Layout, Plan, PlanError, PlanOptions, Slot,
@@ -23,17 +19,16 @@ use crate::{
 
 /// Decides everything an install does, without touching the filesystem.
 pub fn plan(lockfile: &Lockfile, opts: &PlanOptions) -> Result<Plan, PlanError> {
-    check_names(lockfile)?;
-    let mut graph = Graph::new(lockfile)?;
-    let warnings = mark_skipped(lockfile, &mut graph, opts)?;
-    let selections = select_importers(lockfile, opts)?;
+    let Selected {
+        graph,
+        warnings,
+        selections,
+        importer_edges,
+        entry_nodes,
+        entries,
+        reached,
+    } = Selected::new(lockfile, opts)?;
     let include_optional = opts.included.optional_dependencies;
-    let (importer_edges, entry_nodes) = importer_edges(lockfile, &selections, opts, &graph)?;
-    let entries = walk(&graph, &entry_nodes, include_optional);
-    let mut reached = vec![false; graph.keys.len()];
-    for e in &entries {
-        reached[e.node] = true;
-    }
     let slots = SlotSet::new(lockfile, &graph, &reached, opts)?;
 
     let mut links = Links::default();

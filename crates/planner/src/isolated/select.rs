@@ -4,11 +4,51 @@
 
 use pacquet_lockfile::{DepRef, DependencyGroup, Importer, Lockfile, PackageInfo};
 
-use super::graph::{Edge, Graph, reachable_through_skipped};
+use super::graph::{Edge, Graph, WalkEntry, reachable_through_skipped, walk};
+use super::names::check_names;
 use crate::{
     ImporterSelection, PlanError, PlanOptions, PlatformWarning,
     platform::{PlatformTargets, infer_platform},
 };
+
+/// What every layout plans from: the snapshot graph with its skipped
+/// packages marked, the selected importers with their included edges, and
+/// what pnpm's walker reaches from them.
+pub(crate) struct Selected<'l> {
+    pub graph: Graph<'l>,
+    pub warnings: Vec<PlatformWarning>,
+    pub selections: Vec<ImporterSelection>,
+    pub importer_edges: Vec<Vec<DirectEdge<'l>>>,
+    pub entry_nodes: Vec<usize>,
+    pub entries: Vec<WalkEntry>,
+    /// Graph node → installed.
+    pub reached: Vec<bool>,
+}
+
+impl<'l> Selected<'l> {
+    pub(crate) fn new(lockfile: &'l Lockfile, opts: &PlanOptions) -> Result<Self, PlanError> {
+        check_names(lockfile)?;
+        let mut graph = Graph::new(lockfile)?;
+        let warnings = mark_skipped(lockfile, &mut graph, opts)?;
+        let selections = select_importers(lockfile, opts)?;
+        let include_optional = opts.included.optional_dependencies;
+        let (importer_edges, entry_nodes) = importer_edges(lockfile, &selections, opts, &graph)?;
+        let entries = walk(&graph, &entry_nodes, include_optional);
+        let mut reached = vec![false; graph.keys.len()];
+        for e in &entries {
+            reached[e.node] = true;
+        }
+        Ok(Selected {
+            graph,
+            warnings,
+            selections,
+            importer_edges,
+            entry_nodes,
+            entries,
+            reached,
+        })
+    }
+}
 
 /// One direct dependency of an importer: group, alias, resolved edge.
 pub(crate) type DirectEdge<'l> = (DependencyGroup, &'l str, Edge);
