@@ -215,3 +215,31 @@ fn a_changed_lockfile_matches_pnpm() {
 fn patches_hoisted_match_pnpm() {
     hoisted_matches_pnpm("patched");
 }
+
+/// An unknown `hoistingLimits` is refused while loading the settings, by
+/// both tools, before anything is written.
+#[test]
+fn an_unknown_hoisting_limit_is_refused_like_pnpm() {
+    let registry = Registry::start_fixtures();
+    let pair = Pair::new(
+        &registry,
+        "workspace",
+        "nodeLinker: hoisted\nhoistingLimits: bogus\n",
+    );
+    let by_pnpm = pair.pnpm_env.run(
+        &pair.pnpm_project,
+        &["install", "--frozen-lockfile", "--reporter=append-only"],
+    );
+    let by_pacquet = support::pacquet(&pair.env, &pair.project, &["install", "--frozen-lockfile"]);
+    for out in [&by_pnpm, &by_pacquet] {
+        let text = format!("{}{}", support::stdout(out), support::stderr(out));
+        assert_eq!(out.status.code(), Some(1), "{text}");
+        assert!(text.contains("ERR_PNPM_INVALID_SETTING"), "{text}");
+        let flat: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            flat.contains("expected one of none, workspaces, dependencies"),
+            "{text}"
+        );
+    }
+    assert!(!pair.project.join("node_modules").exists());
+}

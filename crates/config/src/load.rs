@@ -83,15 +83,25 @@ pub fn load(opts: &LoadOptions) -> Result<Config, ConfigError> {
 /// Settings pnpm 12 reads as enumerations: it refuses any other value while
 /// loading its configuration, before anything runs.
 fn check_variants(layers: &Layers) -> Result<(), ConfigError> {
-    const TRUST_POLICY: &[&str] = &["off", "no-downgrade"];
-    if let Some(value) = layers.string("trustPolicy")
-        && !TRUST_POLICY.contains(&value.as_str())
-    {
-        return Err(ConfigError::InvalidVariant {
-            key: "trustPolicy",
-            value,
-            expected: "off, no-downgrade",
-        });
+    /// `(key, accepted values, pnpm's list of them)`.
+    const ENUMS: &[(&str, &[&str], &str)] = &[
+        ("trustPolicy", &["off", "no-downgrade"], "off, no-downgrade"),
+        (
+            "hoistingLimits",
+            &["none", "workspaces", "dependencies"],
+            "none, workspaces, dependencies",
+        ),
+    ];
+    for &(key, accepted, expected) in ENUMS {
+        if let Some(value) = layers.string(key)
+            && !accepted.contains(&value.as_str())
+        {
+            return Err(ConfigError::InvalidVariant {
+                key,
+                value,
+                expected,
+            });
+        }
     }
     Ok(())
 }
