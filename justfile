@@ -28,13 +28,14 @@ bench *ARGS:
 
 # Install a benchmark fixture (alotta, small or a directory) with pnpm 12 and
 # pacquet from a loopback mirror and compare the trees; then check that pnpm
-# offline over pacquet's tree changes nothing.
-compat FIXTURE="alotta":
-    bash tasks/compat-fixture.sh {{FIXTURE}}
+# offline over pacquet's tree changes nothing. LINKER: isolated or hoisted.
+compat FIXTURE="alotta" LINKER="isolated":
+    bash tasks/compat-fixture.sh {{FIXTURE}} {{LINKER}}
 
-# `just compat` over every project in benchmarks/compat-projects.
-compat-all:
-    for p in benchmarks/compat-projects/*/; do bash tasks/compat-fixture.sh "$p" || exit 1; done
+# `just compat` over every project in benchmarks/compat-projects, in both
+# layouts (or only LINKERS).
+compat-all LINKERS="isolated hoisted":
+    for l in {{LINKERS}}; do for p in benchmarks/compat-projects/*/; do bash tasks/compat-fixture.sh "$p" "$l" || exit 1; done; done
 
 # Replay a finished node_modules tree with only mkdir/link/symlink (the warm floor).
 link-floor *ARGS:

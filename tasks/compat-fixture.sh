@@ -6,14 +6,21 @@
 # served on 127.0.0.1). Then runs pnpm 12 offline over pacquet's install and
 # checks it changes nothing.
 #
-#   bash tasks/compat-fixture.sh [alotta|small|DIR]
+#   bash tasks/compat-fixture.sh [alotta|small|DIR] [isolated|hoisted]
+#
+# `hoisted` adds `nodeLinker: hoisted` to both copies of the project.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
 fixture=${1:-alotta}
+linker=${2:-isolated}
+case $linker in
+isolated | hoisted) ;;
+*) echo "compat: unknown node linker '$linker' (isolated or hoisted)" >&2; exit 1 ;;
+esac
 src=$fixture
 [ -d "$src" ] || src=benchmarks/fixtures/$fixture
-work=$repo/benchmarks/work/compat-$(basename "$src")
+work=$repo/benchmarks/work/compat-$(basename "$src")-$linker
 mirror=${BENCH_MIRROR:-$repo/benchmarks/work/mirror}
 
 bash tasks/install-tools.sh >/dev/null
@@ -44,6 +51,9 @@ setup() { # tool -> project dir on stdout
     # The mirror has tarballs, not the metadata pnpm's lockfile policy check
     # reads; the lockfile is trusted as the test suite's fixtures are.
     printf '\ntrustLockfile: true\n' >>"$dir/project/pnpm-workspace.yaml"
+    if [ "$linker" = hoisted ]; then
+        printf 'nodeLinker: hoisted\n' >>"$dir/project/pnpm-workspace.yaml"
+    fi
 }
 run() { # tool, command...
     local dir=$work/$1
@@ -57,7 +67,7 @@ setup pnpm
 setup pacquet
 run pnpm "$pnpm" install --frozen-lockfile --store-dir "$work/pnpm/store" --reporter=append-only >"$work/pnpm.log"
 run pacquet "$pacquet" install --frozen-lockfile --store-dir "$work/pacquet/store" >"$work/pacquet.log"
-echo "compat: pnpm 12 and pacquet installed $(basename "$src"); comparing"
+echo "compat: pnpm 12 and pacquet installed $(basename "$src") ($linker); comparing"
 target/debug/pacquet-tree-diff "$work/pnpm/project" "$work/pnpm/store/v11" \
     "$work/pacquet/project" "$work/pacquet/store/v11"
 
@@ -67,4 +77,4 @@ run pacquet "$pnpm" install --frozen-lockfile --offline --store-dir "$work/pacqu
 cat "$work/pnpm-after-pacquet.log"
 target/debug/pacquet-tree-diff "$work/pnpm/project" "$work/pnpm/store/v11" \
     "$work/pacquet/project" "$work/pacquet/store/v11"
-echo "compat: pnpm 12 after pacquet changed nothing"
+echo "compat: pnpm 12 after pacquet changed nothing ($linker)"

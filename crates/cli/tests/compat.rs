@@ -76,6 +76,13 @@ fn workspace_matches_pnpm() {
     same_tree_as_pnpm("workspace");
 }
 
+/// Projects pinning different majors of a peer host: one peer variant of
+/// the same packages per project.
+#[test]
+fn workspace_peer_conflicts_match_pnpm() {
+    same_tree_as_pnpm("workspace-peers");
+}
+
 /// The bins of auto-installed peers of direct dependencies go into the
 /// project's `.bin`, though the peers are not linked in its `node_modules`.
 #[test]

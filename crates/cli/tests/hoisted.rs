@@ -126,6 +126,14 @@ fn workspace_hoisted_matches_pnpm() {
     hoisted_matches_pnpm("workspace");
 }
 
+/// Projects pinning different majors of a peer host (and of `pq-dup`): the
+/// peer variants of one package cannot share a directory, so each project's
+/// variant nests in its own `node_modules`.
+#[test]
+fn workspace_peer_conflicts_hoisted_match_pnpm() {
+    hoisted_matches_pnpm("workspace-peers");
+}
+
 #[test]
 fn peer_bins_hoisted_match_pnpm() {
     hoisted_matches_pnpm("peer-bins");

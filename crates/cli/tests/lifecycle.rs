@@ -10,5 +10,6 @@ mod lifecycle {
     mod esbuild;
     mod failures;
     pub mod helpers;
+    mod hoisted;
     mod order;
 }

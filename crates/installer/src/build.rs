@@ -20,7 +20,7 @@ use pacquet_store_index::{FileInfo, IndexSender, PackageFilesIndex};
 use serde_json::Value;
 
 use super::InstallError;
-use pacquet_planner::{BuildPermission, LinkOwner, Plan, Slot};
+use pacquet_planner::{BuildPermission, Layout, LinkOwner, Plan, Slot};
 
 /// How one package directory is filled.
 pub enum ImportMode {
@@ -272,8 +272,9 @@ impl<'a> Builds<'a> {
     }
 }
 
-/// Every slot as a node of the build graph (its sibling links are its
-/// dependencies); only the pending ones have stages to run.
+/// Every slot as a node of the build graph (its sibling links and the
+/// plan's `slot_deps` are its dependencies); only the pending ones have
+/// stages to run.
 fn build_nodes(
     root: &Path,
     plan: &Plan,
@@ -285,6 +286,9 @@ fn build_nodes(
         if let (LinkOwner::Slot(from), Some(to)) = (link.owner, link.target_slot) {
             deps[from].push(to);
         }
+    }
+    for &(from, to) in &plan.slot_deps {
+        deps[from].push(to);
     }
     plan.slots
         .iter()
@@ -302,6 +306,12 @@ fn build_nodes(
                 let gyp = package_dir.join("binding.gyp").exists();
                 stages = dependency_scripts(&manifest, gyp);
             }
+            // docs/hoisted.md §7.
+            let bin_dirs = if plan.layout == Layout::Hoisted && !stages.is_empty() {
+                pacquet_scripts::bin_dirs_in_parent_dirs(&package_dir, root)
+            } else {
+                Vec::new()
+            };
             BuildNode {
                 name: slot.name().to_owned(),
                 version: slot.dep_path.version().to_owned(),
@@ -311,6 +321,7 @@ fn build_nodes(
                 stages,
                 deps: std::mem::take(&mut deps[i]),
                 optional: slot.optional,
+                bin_dirs,
             }
         })
         .collect()

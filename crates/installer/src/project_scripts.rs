@@ -100,6 +100,7 @@ impl ProjectScripts<'_> {
                     stages,
                     deps: workspace_deps(project, projects, plan),
                     optional: false,
+                    bin_dirs: Vec::new(),
                 }
             })
             .collect();

@@ -240,4 +240,9 @@ pub struct Plan {
     pub hoisted_locations: BTreeMap<String, Vec<String>>,
     /// Hoisted layout: the `node_modules` directories holding packages.
     pub bin_dirs: Vec<BinDir>,
+    /// `(dependent, dependency)` slot pairs that no sibling symlink states,
+    /// for build order. Hoisted layout: each dependency at its first
+    /// location, the edges pnpm 12 orders hoisted builds by
+    /// (docs/hoisted.md §7).
+    pub slot_deps: Vec<(usize, usize)>,
 }

@@ -6,7 +6,7 @@ mod events;
 mod schedule;
 mod stage;
 
-pub use env::{lifecycle_path_dirs, package_env_vars};
+pub use env::{bin_dirs_in_parent_dirs, lifecycle_path_dirs, package_env_vars};
 pub use events::{ScriptEvent, ScriptSource, log_prefix};
 pub use schedule::{BuildNode, BuildOptions, BuildReport, run_dependency_builds};
 pub use stage::{ScriptOutcome, ScriptRun, run_stage};

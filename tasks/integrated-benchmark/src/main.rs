@@ -60,7 +60,8 @@ Examples:
   just bench                                   # warm, alotta, working tree vs pnpm vs bun vs floor
   just bench --scenario cold --fixture small --revision main --runs 3
   just bench --scenario warm,repeat --revision working-tree,HEAD
-  just bench --scenario cold,warm,repeat,lockfile-change --revision main,working-tree"
+  just bench --scenario cold,warm,repeat,lockfile-change --revision main,working-tree
+  just bench --scenario cold,warm,repeat,lockfile-change --node-linker hoisted"
 )]
 pub struct Args {
     /// Scenarios to run, comma-separated or repeated.
@@ -98,6 +99,12 @@ pub struct Args {
         default_value = "pnpm,bun,floor"
     )]
     pub with: Vec<Other>,
+
+    /// Layout every tool installs: `hoisted` adds `nodeLinker: hoisted` to the
+    /// staged pnpm-workspace.yaml (pacquet, pnpm), runs bun with `--linker
+    /// hoisted`, and writes results under <results-dir>/<fixture>-hoisted.
+    #[arg(long, value_enum, default_value = "isolated")]
+    pub node_linker: NodeLinker,
 
     /// Timed runs per tool.
     #[arg(long, default_value_t = 5)]
@@ -200,6 +207,21 @@ impl Scenario {
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum, Debug)]
+pub enum NodeLinker {
+    Isolated,
+    Hoisted,
+}
+
+impl NodeLinker {
+    pub fn name(self) -> &'static str {
+        match self {
+            NodeLinker::Isolated => "isolated",
+            NodeLinker::Hoisted => "hoisted",
+        }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum, Debug)]
 pub enum Other {
     Pnpm,
     Bun,
@@ -225,15 +247,19 @@ fn run(args: Args) -> Result<()> {
     let results = abs(&repo, args.results_dir.clone(), "benchmarks/results");
     let mirror = abs(&repo, args.mirror.clone(), "benchmarks/work/mirror");
     let fixture = find_fixture(&repo, &args.fixture)?;
-    let fixture_name = fixture
+    let mut fixture_name = fixture
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "fixture".into());
+    // Results, stages and labels of the two layouts never mix.
+    if args.node_linker == NodeLinker::Hoisted {
+        fixture_name.push_str("-hoisted");
+    }
     preflight(&fixture)?;
     for dir in [&work, &results] {
         fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
-    let mut env = Env::new(repo, work, mirror, args.floor_threads)?;
+    let mut env = Env::new(repo, work, mirror, args.floor_threads, args.node_linker)?;
 
     // Everything that is not timed comes first: helpers, tools, builds, mirror.
     env.build_helpers()?;

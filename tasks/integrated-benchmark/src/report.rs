@@ -165,11 +165,18 @@ fn with_provenance(r: &Report, hyperfine: serde_json::Value) -> serde_json::Valu
 
 /// The `just bench` arguments that repeat this scenario.
 fn invocation(r: &Report) -> String {
+    let hoisted = r.args.node_linker == crate::NodeLinker::Hoisted;
+    let fixture = match r.fixture.strip_suffix("-hoisted") {
+        Some(base) if hoisted => base,
+        _ => r.fixture,
+    };
     let mut s = format!(
-        "just bench --scenario {} --fixture {}",
-        r.scenario.name(),
-        r.fixture
+        "just bench --scenario {} --fixture {fixture}",
+        r.scenario.name()
     );
+    if hoisted {
+        s.push_str(" --node-linker hoisted");
+    }
     let revisions = &r.args.revision;
     if r.args.no_pacquet {
         s.push_str(" --no-pacquet");

@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use crate::commit::{Commit, WORKING_TREE};
 use crate::report::Row;
-use crate::{Result, Scenario, move_aside};
+use crate::{NodeLinker, Result, Scenario, move_aside};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum ToolKind {
@@ -84,6 +84,7 @@ pub struct Env {
     registry: Option<(Child, ChildStdin)>,
     registry_url: String,
     trash_serial: u32,
+    linker: NodeLinker,
 }
 
 impl Env {
@@ -92,6 +93,7 @@ impl Env {
         work: PathBuf,
         mirror: PathBuf,
         floor_threads: Option<usize>,
+        linker: NodeLinker,
     ) -> Result<Env> {
         let trash = work.join("trash");
         for dir in [
@@ -120,6 +122,7 @@ impl Env {
             registry: None,
             registry_url: String::new(),
             trash_serial: 0,
+            linker,
         })
     }
 
@@ -260,7 +263,7 @@ impl Env {
         let bin = self.npm_tool("bun", version)?;
         Ok(Tool::new(
             ToolKind::Bun,
-            format!("bun {version} (isolated)"),
+            format!("bun {version} ({})", self.linker.name()),
             bin,
             version.to_string(),
         ))
@@ -386,7 +389,14 @@ impl Env {
             .join(slug(&tool.label));
         let dirs = StageDirs::in_dir(&dir);
         self.stage_files(fixture, scenario, tool, &dirs)?;
-        let command = install_command(tool, scenario, &dirs.project, &dirs.store, &dirs.cache)?;
+        let command = install_command(
+            tool,
+            scenario,
+            &dirs.project,
+            &dirs.store,
+            &dirs.cache,
+            self.linker,
+        )?;
         if tool.kind == ToolKind::Bun {
             self.note(
                 scenario,
@@ -429,7 +439,13 @@ impl Env {
     ) -> Result<()> {
         let project = &dirs.project;
         fs::create_dir_all(project).map_err(|e| format!("{}: {e}", project.display()))?;
-        let workspace = workspace_yaml(fixture, &dirs.store, &dirs.cache, !scenario.verifies());
+        let workspace = workspace_yaml(
+            fixture,
+            &dirs.store,
+            &dirs.cache,
+            !scenario.verifies(),
+            self.linker,
+        );
         let npmrc = format!("registry={}\n", self.registry_url);
         // Each side of the project lives in its own dir, with the bun.lock bun
         // makes from it; `project` gets copies of the side being installed.
@@ -630,8 +646,15 @@ impl StageDirs {
 }
 
 /// The fixture's `pnpm-workspace.yaml` (if any) pointed at the tool's own
-/// store and cache, trusting the lockfile unless `trust` is off.
-fn workspace_yaml(fixture: &Path, store: &Path, cache: &Path, trust: bool) -> String {
+/// store and cache, trusting the lockfile unless `trust` is off, with the
+/// layout to install.
+fn workspace_yaml(
+    fixture: &Path,
+    store: &Path,
+    cache: &Path,
+    trust: bool,
+    linker: NodeLinker,
+) -> String {
     let mut workspace = fs::read_to_string(fixture.join("pnpm-workspace.yaml")).unwrap_or_default();
     if !workspace.is_empty() && !workspace.ends_with('\n') {
         workspace.push('\n');
@@ -642,6 +665,9 @@ fn workspace_yaml(fixture: &Path, store: &Path, cache: &Path, trust: bool) -> St
         yaml_str(cache),
         if trust { "trustLockfile: true\n" } else { "" }
     ));
+    if linker == NodeLinker::Hoisted {
+        workspace.push_str("nodeLinker: hoisted\n");
+    }
     workspace
 }
 
@@ -661,6 +687,7 @@ fn install_command(
     project: &Path,
     store: &Path,
     cache: &Path,
+    linker: NodeLinker,
 ) -> Result<String> {
     let p = sh_quote(project);
     let bin = sh_quote(&tool.bin);
@@ -680,8 +707,9 @@ fn install_command(
             format!("cd {p} && {bin} install --frozen-lockfile --ignore-scripts")
         }
         (ToolKind::Bun, _) => format!(
-            "cd {p} && BUN_INSTALL_CACHE_DIR={} {bin} install --linker isolated --frozen-lockfile --ignore-scripts",
-            sh_quote(cache)
+            "cd {p} && BUN_INSTALL_CACHE_DIR={} {bin} install --linker {} --frozen-lockfile --ignore-scripts",
+            sh_quote(cache),
+            linker.name()
         ),
         (ToolKind::Floor, _) => unreachable!("floor rows are staged by stage_floor"),
     })

@@ -36,19 +36,14 @@ fn normalized(run: &Run, package: &str, event: &str) -> (String, BTreeMap<String
     (map(recorded["cwd"].as_str().unwrap()), out)
 }
 
-#[test]
-fn scripts_get_the_environment_pnpm_12_gives_them() {
-    let registry = Registry::start_fixtures();
-    let tmp = tempfile::tempdir().unwrap();
-    let (pnpm, pacquet) = both(&registry, tmp.path(), &Setup::default());
-    assert_success(&pnpm, Tool::Pnpm);
-    assert_success(&pacquet, Tool::Pacquet);
-
+/// Compares every recorded script environment of the two runs; returns how
+/// many were compared.
+pub fn assert_same_envs(pnpm: &Run, pacquet: &Run) -> usize {
     let mut compared = 0;
     for line in pnpm.log() {
         let (package, event) = line.split_once(' ').unwrap();
-        let (their_cwd, theirs) = normalized(&pnpm, package, event);
-        let (our_cwd, ours) = normalized(&pacquet, package, event);
+        let (their_cwd, theirs) = normalized(pnpm, package, event);
+        let (our_cwd, ours) = normalized(pacquet, package, event);
         assert_eq!(our_cwd, their_cwd, "{line}: cwd");
         let differing: Vec<String> = theirs
             .keys()
@@ -59,7 +54,22 @@ fn scripts_get_the_environment_pnpm_12_gives_them() {
         assert!(differing.is_empty(), "{line}:\n{}", differing.join("\n"));
         compared += 1;
     }
-    assert_eq!(compared, 18, "every script recorded its environment");
+    compared
+}
+
+#[test]
+fn scripts_get_the_environment_pnpm_12_gives_them() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let (pnpm, pacquet) = both(&registry, tmp.path(), &Setup::default());
+    assert_success(&pnpm, Tool::Pnpm);
+    assert_success(&pacquet, Tool::Pacquet);
+
+    assert_eq!(
+        assert_same_envs(&pnpm, &pacquet),
+        18,
+        "every script recorded its environment"
+    );
 
     // What the comparison covers, spelled out for the root's `install`.
     let (_, root) = normalized(&pacquet, "pq-project-lifecycle", "install");

@@ -8,7 +8,7 @@ use super::helpers::{
     without_optional,
 };
 
-fn assert_pnpm_order(run: &Run, tool: Tool) {
+pub fn assert_pnpm_order(run: &Run, tool: Tool) {
     let log = run.log();
     assert_eq!(without_optional(&log), EXPECTED_ORDER, "{tool:?}");
     // The optional package builds with the other dependencies: after the
@@ -21,7 +21,7 @@ fn assert_pnpm_order(run: &Run, tool: Tool) {
 
 /// Lines of script output (`<prefix> <stage>$ cmd`, `<prefix> <stage>: …`),
 /// sorted: concurrent scripts interleave differently from run to run.
-fn script_lines(run: &Run) -> Vec<String> {
+pub fn script_lines(run: &Run) -> Vec<String> {
     let mut lines: Vec<String> = run
         .stdout()
         .lines()

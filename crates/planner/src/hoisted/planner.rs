@@ -59,6 +59,7 @@ pub fn plan(lockfile: &Lockfile, opts: &PlanOptions) -> Result<Plan, PlanError> 
         dirs: DirSet::default(),
         locations: BTreeMap::new(),
         bin_dirs: Vec::new(),
+        slot_nodes: Vec::new(),
     };
     for sel in &selections {
         placer.dirs.assume_exists(&sel.dir);
@@ -70,8 +71,10 @@ pub fn plan(lockfile: &Lockfile, opts: &PlanOptions) -> Result<Plan, PlanError> 
         mut dirs,
         locations,
         bin_dirs,
+        slot_nodes,
         ..
     } = placer;
+    let slot_deps = slot_deps(&graph, &slot_nodes, include_optional);
 
     let mut links = ProjectLinks {
         dirs: &mut dirs,
@@ -93,7 +96,35 @@ pub fn plan(lockfile: &Lockfile, opts: &PlanOptions) -> Result<Plan, PlanError> 
         warnings,
         hoisted_locations: locations,
         bin_dirs,
+        slot_deps,
     })
+}
+
+/// Each slot's dependencies at their first location (in walk order), as
+/// pnpm 12 links a hoisted package's children for ordering its builds.
+fn slot_deps(graph: &Graph, slot_nodes: &[usize], include_optional: bool) -> Vec<(usize, usize)> {
+    let mut first: HashMap<usize, usize> = HashMap::with_capacity(slot_nodes.len());
+    for (s, &n) in slot_nodes.iter().enumerate() {
+        first.entry(n).or_insert(s);
+    }
+    let mut edges = Vec::new();
+    for (s, &n) in slot_nodes.iter().enumerate() {
+        let children = &graph.children[n];
+        let count = if include_optional {
+            children.len()
+        } else {
+            graph.prod_children[n]
+        };
+        for (_, edge) in &children[..count] {
+            if let Edge::Node(c) = edge
+                && let Some(&t) = first.get(c)
+                && t != s
+            {
+                edges.push((s, t));
+            }
+        }
+    }
+    edges
 }
 
 fn root_dir(selections: &[ImporterSelection]) -> &str {
@@ -114,6 +145,8 @@ struct Placer<'a, 'l> {
     dirs: DirSet,
     locations: BTreeMap<String, Vec<String>>,
     bin_dirs: Vec<BinDir>,
+    /// The graph node of each slot.
+    slot_nodes: Vec<usize>,
 }
 
 impl Placer<'_, '_> {
@@ -171,6 +204,7 @@ impl Placer<'_, '_> {
             prepare: prepare_permission(dep_path, self.opts),
             patch: slot_patch(dep_path, self.opts)?,
         });
+        self.slot_nodes.push(node);
         Ok(self.slots.len() - 1)
     }
 }

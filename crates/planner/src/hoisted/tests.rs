@@ -148,3 +148,33 @@ fn the_most_used_version_takes_the_root() {
     let a_now = tree.nodes[ROOT].deps[0];
     assert_eq!(names(a_now), ["x@1.0.0"]);
 }
+
+/// Build order edges: a package depends on each dependency at its first
+/// location, nested copies included.
+#[test]
+fn slot_deps_point_at_first_locations() {
+    let plan = plan_project("hoisting", Vec::new());
+    let dir = |s: usize| plan.slots[s].package_dir.as_str();
+    let mut edges: Vec<(&str, &str)> = plan
+        .slot_deps
+        .iter()
+        .map(|&(from, to)| (dir(from), dir(to)))
+        .collect();
+    edges.sort();
+    let wanted = [
+        (
+            "node_modules/pq-dup-parent-a",
+            "node_modules/pq-deep-1/node_modules/pq-dup",
+        ),
+        ("node_modules/pq-dup-parent-b", "node_modules/pq-dup"),
+        ("node_modules/pq-cycle-a", "node_modules/pq-cycle-b"),
+        ("node_modules/pq-cycle-b", "node_modules/pq-cycle-a"),
+    ];
+    for edge in wanted {
+        assert!(edges.contains(&edge), "{edge:?} in {edges:#?}");
+    }
+    // A cycle never makes a package wait for itself.
+    for &(from, to) in &plan.slot_deps {
+        assert_ne!(from, to);
+    }
+}

@@ -83,6 +83,7 @@ pub fn plan(lockfile: &Lockfile, opts: &PlanOptions) -> Result<Plan, PlanError> 
         warnings,
         hoisted_locations: Default::default(),
         bin_dirs: Vec::new(),
+        slot_deps: Vec::new(),
     })
 }
 

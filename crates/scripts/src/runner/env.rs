@@ -27,6 +27,23 @@ pub fn lifecycle_path_dirs(
     dirs
 }
 
+/// The extra `PATH` entries pnpm 12 gives a dependency's scripts in the
+/// hoisted layout: `<dir>/node_modules/.bin` for the package directory and
+/// every directory above it below `lockfile_dir`, then
+/// `<lockfile_dir>/node_modules/.bin` (so `<root>/node_modules` itself
+/// contributes `<root>/node_modules/node_modules/.bin`, as in pnpm).
+pub fn bin_dirs_in_parent_dirs(package_dir: &Path, lockfile_dir: &Path) -> Vec<PathBuf> {
+    let mut dirs = Vec::new();
+    for dir in package_dir.ancestors() {
+        if dir == lockfile_dir || !dir.starts_with(lockfile_dir) {
+            break;
+        }
+        dirs.push(dir.join("node_modules/.bin"));
+    }
+    dirs.push(lockfile_dir.join("node_modules/.bin"));
+    dirs
+}
+
 /// `npm_package_*` variables derived from the manifest: `name`,
 /// `version`, and flattened `bin`, `config` and `engines`
 /// (`npm_package_engines_npm_x` for `engines["npm-x"]`). `npm_package_json`

@@ -31,6 +31,10 @@ pub struct BuildNode {
     /// A failure only skips this package (with a warning) instead of
     /// failing the install.
     pub optional: bool,
+    /// `PATH` entries of this package before the shared
+    /// [`BuildOptions::extra_bin_dirs`] (the hoisted layout's
+    /// [`crate::bin_dirs_in_parent_dirs`]).
+    pub bin_dirs: Vec<PathBuf>,
 }
 
 /// Settings shared by every script of the run.
@@ -250,6 +254,13 @@ fn record(
 }
 
 fn build_one(node: &BuildNode, opts: &BuildOptions<'_>) -> Result<(), ScriptsError> {
+    let joined: Vec<PathBuf>;
+    let extra_bin_dirs = if node.bin_dirs.is_empty() {
+        opts.extra_bin_dirs
+    } else {
+        joined = [node.bin_dirs.as_slice(), opts.extra_bin_dirs].concat();
+        &joined
+    };
     for (stage, command) in &node.stages {
         run_stage(&ScriptRun {
             package_dir: &node.package_dir,
@@ -259,7 +270,7 @@ fn build_one(node: &BuildNode, opts: &BuildOptions<'_>) -> Result<(), ScriptsErr
             stage,
             command,
             init_cwd: opts.init_cwd,
-            extra_bin_dirs: opts.extra_bin_dirs,
+            extra_bin_dirs,
             node_gyp_bin: opts.node_gyp_bin,
             stream_output: opts.stream_output,
             reporter: opts.reporter,

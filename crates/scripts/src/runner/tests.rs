@@ -222,6 +222,7 @@ fn node(name: &str, dir: &Path, stages: &[(&'static str, &str)], deps: &[usize])
         stages: stages.iter().map(|(s, c)| (*s, c.to_string())).collect(),
         deps: deps.to_vec(),
         optional: false,
+        bin_dirs: Vec::new(),
     }
 }
 
