@@ -1,6 +1,6 @@
 //! The node_modules hoister pnpm 12 runs for `nodeLinker: hoisted`
-//! (docs/hoisted.md §2): its depth-first variant of `@yarnpkg/nm`'s
-//! `hoist`. Every package moves as close to the root as it can without
+//! (docs/hoisted.md §2): `@yarnpkg/nm`'s `hoist`, one decision per child
+//! in the tree's order. Every package moves as close to the root as it can without
 //! taking a name another version needs, shadowing a version an ancestor
 //! provides, or separating it from the peer its parent gave it.
 //!
@@ -212,7 +212,27 @@ fn hoist_into_root(
             preferred: &preferred,
             used,
         };
-        let changed = hoist_subtree(tree, root, &[], &pass, &mut index, false);
+        // Waves, as in `@yarnpkg/nm`: the root's children's subtrees first;
+        // a package moved to the root is walked in the next wave, so the
+        // root's children keep the order packages reached it.
+        let mut next = Vec::new();
+        let mut changed = hoist_subtree(tree, root, &[], &pass, &mut index, false, &mut next);
+        while !next.is_empty() {
+            for moved in std::mem::take(&mut next) {
+                if tree.nodes[root].deps.contains(&moved) {
+                    changed |= hoist_child(
+                        tree,
+                        moved,
+                        root,
+                        &[root],
+                        &pass,
+                        &mut index,
+                        false,
+                        &mut next,
+                    );
+                }
+            }
+        }
         // A name whose preferred version did not reach the root lets the
         // next one try.
         let mut shifted = false;
@@ -315,13 +335,14 @@ fn hoist_subtree(
     pass: &Pass<'_>,
     index: &mut HashMap<String, Id>,
     under_border: bool,
+    moved: &mut Vec<Id>,
 ) -> bool {
     let blocked = under_border || pass.border.contains(&tree.nodes[node].name);
     let mut path = ancestors.to_vec();
     path.push(node);
     let mut changed = false;
     for child in tree.nodes[node].deps.clone() {
-        changed |= hoist_child(tree, child, node, &path, pass, index, blocked);
+        changed |= hoist_child(tree, child, node, &path, pass, index, blocked, moved);
     }
     changed
 }
@@ -339,6 +360,9 @@ enum Decision {
     Stay,
 }
 
+/// Decides `child` of `node` and walks on below it where it stays; a child
+/// moved to the root is queued in `moved` for the next wave.
+#[allow(clippy::too_many_arguments)]
 fn hoist_child(
     tree: &mut Tree,
     child: Id,
@@ -347,6 +371,7 @@ fn hoist_child(
     pass: &Pass<'_>,
     index: &mut HashMap<String, Id>,
     blocked: bool,
+    moved: &mut Vec<Id>,
 ) -> bool {
     // The same alias and package above: requiring it here resolves there.
     let cycle = path
@@ -356,7 +381,6 @@ fn hoist_child(
         tree.remove_dep(node, child);
         return true;
     }
-    let mut moved = false;
     let child_path: Vec<Id> = if node == pass.root {
         path.to_vec()
     } else {
@@ -367,8 +391,8 @@ fn hoist_child(
                 tree.nodes[node].hoisted.insert(name.clone(), child);
                 tree.nodes[pass.root].deps.push(child);
                 index.insert(name, child);
-                moved = true;
-                vec![pass.root]
+                moved.push(child);
+                return true;
             }
             Decision::Dedupe => {
                 let name = tree.nodes[child].name.clone();
@@ -384,7 +408,7 @@ fn hoist_child(
     if parent == pass.root {
         index.insert(tree.nodes[child].name.clone(), child);
     }
-    moved | hoist_subtree(tree, child, &child_path, pass, index, blocked)
+    hoist_subtree(tree, child, &child_path, pass, index, blocked, moved)
 }
 
 fn decide(
