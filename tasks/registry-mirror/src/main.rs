@@ -84,7 +84,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut all = Vec::new();
     for path in &args.lockfiles {
         let text = std::fs::read_to_string(path)?;
-        let lockfile: Lockfile = serde_saphyr::from_str(&text)?;
+        // pacquet's reader: it also takes pnpm 11+'s two-document form.
+        let lockfile = Lockfile::parse(&text, path)?;
         all.extend(jobs(&lockfile, &registry, &args.out));
     }
     let mut locked: std::collections::BTreeMap<String, Vec<(String, String)>> = Default::default();

@@ -1,0 +1,2 @@
+#!/usr/bin/env node
+import {} from '../lib/clientBin.js'

@@ -1,0 +1,3 @@
+export function a() {
+  return 'a'
+}

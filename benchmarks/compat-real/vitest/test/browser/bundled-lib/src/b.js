@@ -1,0 +1,3 @@
+export function b() {
+  throw new Error('error from b')
+}

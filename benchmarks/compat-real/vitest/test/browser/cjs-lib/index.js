@@ -1,0 +1,7 @@
+module.exports = {
+  a: 'a',
+  b: 'b',
+  object: {
+    h: 'h',
+  },
+}

@@ -1,0 +1,3 @@
+export function lib() {
+  return 'original'
+}

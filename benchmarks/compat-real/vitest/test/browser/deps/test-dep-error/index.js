@@ -1,0 +1,3 @@
+export function throwDepError() {
+  throw new Error('this is test dependency error')
+}

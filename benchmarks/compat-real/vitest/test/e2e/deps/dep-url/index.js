@@ -1,0 +1,1 @@
+export const importMetaUrl = import.meta.url

@@ -1,0 +1,1 @@
+export default !!import.meta.__IS_INLINE__

@@ -1,0 +1,6 @@
+// import x from "x"
+/** import x from "x" */
+/**
+ * import x from "x"
+ */
+module.exports = { test: 'ok' }

@@ -1,0 +1,2 @@
+exports.__esModule = false
+exports.test = 'hello'

@@ -1,0 +1,2 @@
+exports.__esModule = true
+exports.test = 'hello'

@@ -1,0 +1,2 @@
+declare function create<T>(arg?: T): T
+export default create

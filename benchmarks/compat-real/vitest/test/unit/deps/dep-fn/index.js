@@ -1,0 +1,3 @@
+export default function (arg) {
+  return arg ?? function () {}
+}

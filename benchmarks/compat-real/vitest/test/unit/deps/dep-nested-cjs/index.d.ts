@@ -1,0 +1,4 @@
+declare class Klass {
+  static clickCancel(): void
+}
+export default Klass

@@ -1,0 +1,1 @@
+export { data } from '@vitest/test-dep1'

@@ -1,0 +1,1 @@
+export const external = typeof __vite_ssr_import__ === 'undefined'
