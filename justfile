@@ -37,6 +37,11 @@ compat FIXTURE="alotta" LINKER="isolated":
 compat-all LINKERS="isolated hoisted":
     for l in {{LINKERS}}; do for p in benchmarks/compat-projects/*/; do bash tasks/compat-fixture.sh "$p" "$l" || exit 1; done; done
 
+# Install every real workspace of benchmarks/compat-real (or the ones named)
+# with pnpm 12 and pacquet and compare: one result line per project.
+compat-real *ARGS:
+    bash tasks/compat-real.sh {{ARGS}}
+
 # Replay a finished node_modules tree with only mkdir/link/symlink (the warm floor).
 link-floor *ARGS:
     cargo run -q --release -p link-floor -- {{ARGS}}

@@ -172,6 +172,36 @@ fn hoisting_limits_match_pnpm() {
     }
 }
 
+/// `externalDependencies`: the root's own `pq-dup` (2.0.0) is left to
+/// another tool, so it is installed nowhere; 1.0.0 still nests under its
+/// dependents.
+#[test]
+fn external_dependencies_match_pnpm() {
+    let registry = Registry::start_fixtures();
+    let settings = "nodeLinker: hoisted\nexternalDependencies:\n  - pq-dup\n";
+    let pair = Pair::new(&registry, "hoisting", settings);
+    pair.install_both();
+    pair.assert_same();
+    assert!(!pair.project.join("node_modules/pq-dup").exists());
+    assert!(
+        pair.project
+            .join("node_modules/pq-dup-parent-a/node_modules/pq-dup")
+            .is_dir()
+    );
+}
+
+/// A name the root does not depend on: the placeholder keeps every
+/// version of it out of the root slot.
+#[test]
+fn external_dependency_placeholder_matches_pnpm() {
+    let registry = Registry::start_fixtures();
+    let settings = "nodeLinker: hoisted\nexternalDependencies:\n  - pq-deep-2\n";
+    let pair = Pair::new(&registry, "hoisting", settings);
+    pair.install_both();
+    pair.assert_same();
+    assert!(!pair.project.join("node_modules/pq-deep-2").exists());
+}
+
 /// Isolated → hoisted → isolated: each switch rebuilds `node_modules` as
 /// pnpm 12 does.
 #[test]

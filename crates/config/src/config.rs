@@ -113,6 +113,9 @@ pub struct Config {
     pub node_linker: NodeLinker,
     /// `hoistingLimits` (hoisted layout only).
     pub hoisting_limits: HoistingLimits,
+    /// `externalDependencies` (hoisted layout only): names whose root slot
+    /// another tool fills, so nothing is hoisted into it.
+    pub external_dependencies: Vec<String>,
     pub hoist: bool,
     /// Effective private hoist patterns (`[]` when `hoist: false`).
     pub hoist_pattern: Vec<String>,

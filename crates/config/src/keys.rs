@@ -25,6 +25,7 @@ const SETTINGS: &[(&str, Kind)] = &[
     ("packageImportMethod", Kind::String),
     ("nodeLinker", Kind::String),
     ("hoistingLimits", Kind::String),
+    ("externalDependencies", Kind::List),
     ("hoist", Kind::Bool),
     ("hoistPattern", Kind::List),
     ("publicHoistPattern", Kind::List),

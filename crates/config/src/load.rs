@@ -195,6 +195,7 @@ fn resolve_settings(
         package_import_method: parsed(layers, "packageImportMethod", PackageImportMethod::parse),
         node_linker: parsed(layers, "nodeLinker", NodeLinker::parse),
         hoisting_limits: parsed(layers, "hoistingLimits", HoistingLimits::parse),
+        external_dependencies: list_or_empty(layers, "externalDependencies"),
         hoist: hoisting.hoist,
         hoist_pattern: hoisting.hoist_pattern,
         public_hoist_pattern: hoisting.public_hoist_pattern,

@@ -46,6 +46,7 @@ pub fn plan_options<'a>(
         NodeLinker::Isolated | NodeLinker::Pnp => Layout::Isolated,
     };
     opts.hoisting_limits = config.hoisting_limits;
+    opts.external_dependencies = config.external_dependencies.clone();
     opts.auto_install_peers = config.auto_install_peers;
     opts.included = IncludedGroups {
         dependencies: config.production,

@@ -112,6 +112,8 @@ pub struct PlanOptions<'a> {
     pub hoisting_limits: pacquet_config::HoistingLimits,
     /// `autoInstallPeers`: the hoisted layout then ignores peers.
     pub auto_install_peers: bool,
+    /// `externalDependencies` (hoisted layout): root names kept free.
+    pub external_dependencies: Vec<String>,
 }
 
 impl<'a> PlanOptions<'a> {
@@ -137,6 +139,7 @@ impl<'a> PlanOptions<'a> {
             layout: crate::Layout::Isolated,
             hoisting_limits: pacquet_config::HoistingLimits::None,
             auto_install_peers: true,
+            external_dependencies: Vec::new(),
         }
     }
 }

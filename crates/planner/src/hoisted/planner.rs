@@ -10,7 +10,7 @@ use pacquet_lockfile::Lockfile;
 use super::{
     hoister::{Id, ROOT, Tree, hoist},
     limits::borders,
-    tree::{TreeInput, build},
+    tree::{TreeInput, build, strip_external},
 };
 use crate::isolated::{
     dirs::{DirSet, parent},
@@ -45,9 +45,11 @@ pub fn plan(lockfile: &Lockfile, opts: &PlanOptions) -> Result<Plan, PlanError> 
         importer_edges: &edges,
         include_optional,
         auto_install_peers: opts.auto_install_peers,
+        external: &opts.external_dependencies,
     })?;
     let limits = borders(opts.hoisting_limits, &selections, &edges);
     hoist(&mut tree, &limits);
+    strip_external(&mut tree, &opts.external_dependencies);
 
     let mut placer = Placer {
         lockfile,

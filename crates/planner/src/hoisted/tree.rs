@@ -26,6 +26,8 @@ pub(super) struct TreeInput<'a, 'l> {
     pub include_optional: bool,
     /// `autoInstallPeers`: peers then constrain nothing.
     pub auto_install_peers: bool,
+    /// `externalDependencies`: names reserved at the root.
+    pub external: &'a [String],
 }
 
 pub(super) fn build(input: &TreeInput<'_, '_>) -> Result<Tree, PlanError> {
@@ -45,6 +47,7 @@ pub(super) fn build(input: &TreeInput<'_, '_>) -> Result<Tree, PlanError> {
         let children = b.children(merged)?;
         if sel.id == "." {
             b.tree.nodes[ROOT].deps.extend(children);
+            b.reserve_external();
         } else {
             let encoded = encode_uri_component(&sel.id);
             let reference = format!("workspace:{}", sel.id);
@@ -74,6 +77,27 @@ struct Builder<'a, 'l, 'i> {
 }
 
 impl<'l> Builder<'_, 'l, '_> {
+    /// `externalDependencies`: a placeholder per name the root does not
+    /// already have, after the root's dependencies, holding the slot so no
+    /// package of that name is hoisted there; it has no files and is never
+    /// placed ([`strip_external`] removes every root child of those names
+    /// after hoisting).
+    fn reserve_external(&mut self) {
+        let mut names: Vec<&String> = self.input.external.iter().collect();
+        names.sort();
+        names.dedup();
+        for name in names {
+            let taken = self.tree.nodes[ROOT]
+                .deps
+                .iter()
+                .any(|&d| self.tree.nodes[d].name == *name);
+            if !taken {
+                let id = self.tree.add(Node::new(name, name, "link:"));
+                self.tree.nodes[ROOT].deps.push(id);
+            }
+        }
+    }
+
     fn children(&mut self, merged: BTreeMap<&'l str, &Edge>) -> Result<Vec<Id>, PlanError> {
         let mut out = Vec::with_capacity(merged.len());
         for (alias, edge) in merged {
@@ -133,6 +157,23 @@ impl<'l> Builder<'_, 'l, '_> {
             .flatten();
         Ok(declared.chain(transitive).cloned().collect())
     }
+}
+
+/// Drops the root's children named in `externalDependencies` from the
+/// hoisted tree: another tool provides those, so pnpm 12 installs none of
+/// them at the root, not even the root's own dependency of that name.
+pub(super) fn strip_external(tree: &mut Tree, external: &[String]) {
+    if external.is_empty() {
+        return;
+    }
+    let nodes = &tree.nodes;
+    let kept: Vec<Id> = nodes[ROOT]
+        .deps
+        .iter()
+        .copied()
+        .filter(|&d| !external.contains(&nodes[d].name))
+        .collect();
+    tree.nodes[ROOT].deps = kept;
 }
 
 /// JavaScript's `encodeURIComponent`.
