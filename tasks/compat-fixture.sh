@@ -9,6 +9,9 @@
 #   bash tasks/compat-fixture.sh [alotta|small|DIR] [isolated|hoisted]
 #
 # `hoisted` adds `nodeLinker: hoisted` to both copies of the project.
+# COMPAT_INSTALL_ARGS (e.g. --ignore-scripts) is passed to every install.
+# The step running (mirror, pnpm, pacquet, diff, pnpm-after, ok) is kept in
+# <work>/step, so a caller can tell where a run stopped.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
@@ -29,10 +32,12 @@ cargo build -q --release -p pacquet-cli
 cargo build -q -p pacquet-testing --bins
 cargo build -q --release -p registry-mirror
 pacquet=$repo/target/release/pacquet
-target/release/registry-mirror --out "$mirror" "$src/pnpm-lock.yaml"
+read -r -a extra <<<"${COMPAT_INSTALL_ARGS:-}"
 
 rm -rf "$work"
 mkdir -p "$work"
+echo mirror >"$work/step"
+target/release/registry-mirror --out "$mirror" "$src/pnpm-lock.yaml" 2>&1 | tee "$work/mirror.log"
 fifo=$work/registry.stdin
 mkfifo "$fifo"
 # The registry serves until its stdin closes.
@@ -65,16 +70,23 @@ run() { # tool, command...
 
 setup pnpm
 setup pacquet
-run pnpm "$pnpm" install --frozen-lockfile --store-dir "$work/pnpm/store" --reporter=append-only >"$work/pnpm.log"
-run pacquet "$pacquet" install --frozen-lockfile --store-dir "$work/pacquet/store" >"$work/pacquet.log"
+echo pnpm >"$work/step"
+run pnpm "$pnpm" install --frozen-lockfile "${extra[@]}" --store-dir "$work/pnpm/store" \
+    --reporter=append-only >"$work/pnpm.log" 2>&1
+echo pacquet >"$work/step"
+run pacquet "$pacquet" install --frozen-lockfile "${extra[@]}" --store-dir "$work/pacquet/store" \
+    >"$work/pacquet.log" 2>&1
+echo diff >"$work/step"
 echo "compat: pnpm 12 and pacquet installed $(basename "$src") ($linker); comparing"
 target/debug/pacquet-tree-diff "$work/pnpm/project" "$work/pnpm/store/v11" \
     "$work/pacquet/project" "$work/pacquet/store/v11"
 
 # pnpm 12 over pacquet's install, offline, with pacquet's store: nothing to do.
-run pacquet "$pnpm" install --frozen-lockfile --offline --store-dir "$work/pacquet/store" \
-    --reporter=append-only >"$work/pnpm-after-pacquet.log"
+echo pnpm-after >"$work/step"
+run pacquet "$pnpm" install --frozen-lockfile --offline "${extra[@]}" --store-dir "$work/pacquet/store" \
+    --reporter=append-only >"$work/pnpm-after-pacquet.log" 2>&1
 cat "$work/pnpm-after-pacquet.log"
 target/debug/pacquet-tree-diff "$work/pnpm/project" "$work/pnpm/store/v11" \
     "$work/pacquet/project" "$work/pacquet/store/v11"
+echo ok >"$work/step"
 echo "compat: pnpm 12 after pacquet changed nothing ($linker)"

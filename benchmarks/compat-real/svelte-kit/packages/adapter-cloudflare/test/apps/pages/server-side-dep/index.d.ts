@@ -1,0 +1,1 @@
+export function sum(a: number, b: number): number;

@@ -1,0 +1,4 @@
+/** @type {import('./index.js').sum} */
+export function sum(a, b) {
+	return a + b;
+}

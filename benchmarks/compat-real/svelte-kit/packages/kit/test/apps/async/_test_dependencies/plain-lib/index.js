@@ -1,0 +1,1 @@
+export { create_key_set } from './jwks/remote.js';

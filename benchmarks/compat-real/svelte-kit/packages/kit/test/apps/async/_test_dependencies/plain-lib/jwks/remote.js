@@ -1,0 +1,3 @@
+export function create_key_set(url) {
+	return `key set for ${url}`;
+}

@@ -1,0 +1,1 @@
+export { lib_echo } from './data.remote.js';
