@@ -574,12 +574,10 @@ fn downloads_overlap_the_verification_but_nothing_is_linked_before_it_passes() {
         "{:?}",
         registry.requests()
     );
-    let first = registry.requests();
-    assert_eq!(
-        first.first().map(String::as_str),
-        Some("pq-plain"),
-        "{first:?}"
-    );
+    // Both requests were in flight together; which reached the registry
+    // first is up to the scheduler.
+    let requests = registry.requests();
+    assert!(requests.iter().any(|r| r == "pq-plain"), "{requests:?}");
     assert!(!pair.by_pacquet.join("node_modules").exists());
 }
 

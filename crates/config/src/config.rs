@@ -97,6 +97,11 @@ pub struct Config {
     pub minimum_release_age: u64,
     /// `minimumReleaseAgeExclude`: `name` / `name@v1 || v2` / glob patterns.
     pub minimum_release_age_exclude: Vec<String>,
+    /// `minimumReleaseAgeStrict`: as set, else `true` when
+    /// `minimumReleaseAge` is set, else unset. It only changes how a
+    /// resolution picks versions (which pacquet does not do); a frozen
+    /// install records it in the workspace state as pnpm 12 does.
+    pub minimum_release_age_strict: Option<bool>,
     /// `minimumReleaseAgeIgnoreMissingTime` (default `true`): a registry
     /// without publish times passes the age check instead of failing it.
     pub minimum_release_age_ignore_missing_time: bool,

@@ -83,6 +83,7 @@ const SETTINGS: &[(&str, Kind)] = &[
     ("minimumReleaseAge", Kind::Number),
     ("minimumReleaseAgeExclude", Kind::List),
     ("minimumReleaseAgeIgnoreMissingTime", Kind::Bool),
+    ("minimumReleaseAgeStrict", Kind::Bool),
     ("trustPolicy", Kind::String),
     ("trustPolicyExclude", Kind::List),
     ("trustPolicyIgnoreAfter", Kind::Number),

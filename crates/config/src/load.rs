@@ -270,6 +270,12 @@ fn resolve_settings(
         trust_policy_ignore_after: layers.opt_u64("trustPolicyIgnoreAfter"),
         minimum_release_age: layers.u64("minimumReleaseAge", 1440),
         minimum_release_age_exclude: list_or_empty(layers, "minimumReleaseAgeExclude"),
+        minimum_release_age_strict: layers.opt_bool("minimumReleaseAgeStrict").or_else(|| {
+            let set = layers
+                .get("minimumReleaseAge")
+                .is_some_and(|v| !v.is_null());
+            set.then_some(true)
+        }),
         minimum_release_age_ignore_missing_time: layers
             .bool("minimumReleaseAgeIgnoreMissingTime", true),
         store_dir: locations.store_dir,

@@ -63,7 +63,10 @@ pub fn find_workspace_projects(
             message: err.to_string(),
         })?;
     }
-    found.sort();
+    // By the path as a string, as pnpm 12 orders projects:
+    // `packages-private/x` before `packages/x` ('-' < '/'), where a
+    // component-wise order would put `packages/x` first.
+    found.sort_by(|a, b| a.as_os_str().cmp(b.as_os_str()));
     found.dedup();
     Ok(found)
 }

@@ -47,3 +47,20 @@ fn no_patterns_is_just_the_root() {
         vec![f.project.clone()]
     );
 }
+
+/// Projects come in the order of their paths as strings, as pnpm 12 lists
+/// them: `packages-private/*` before `packages/*`.
+#[test]
+fn projects_are_ordered_by_path_string() {
+    let f = Fixture::new();
+    for dir in ["project/packages/b", "project/packages-private/a"] {
+        f.write(format!("{dir}/package.json"), "{}");
+    }
+    let patterns = vec!["packages/*".to_owned(), "packages-private/*".to_owned()];
+    let found = find_workspace_projects(&f.project, &patterns).expect("projects");
+    let relative: Vec<String> = found
+        .iter()
+        .map(|p| p.strip_prefix(&f.project).unwrap().display().to_string())
+        .collect();
+    assert_eq!(relative, vec!["", "packages-private/a", "packages/b"]);
+}

@@ -10,7 +10,7 @@ use pacquet_config::Config;
 use pacquet_lockfile::{
     ExpectedSettings, ImporterCheckOptions, Lockfile, LockfileError, PatchSelectors,
     ProjectManifest, apply_overrides, check_importers, check_patch_hashes, check_settings,
-    read_lockfile, resolve_override_references,
+    read_lockfile, resolve_override_catalogs, resolve_override_references,
 };
 use pacquet_planner::PatchFile;
 
@@ -65,8 +65,9 @@ pub fn read_checked_lockfile(
         .find(|p| p.id == ".")
         .map(|p| p.manifest.clone())
         .unwrap_or_default();
-    let overrides = resolve_override_references(&config.overrides, &root_manifest)
-        .map_err(InstallError::Lockfile)?;
+    let overrides = resolve_override_catalogs(&config.overrides, &config.catalogs);
+    let overrides =
+        resolve_override_references(&overrides, &root_manifest).map_err(InstallError::Lockfile)?;
     // docs/lockfile.md §9.5: the lockfile agrees with itself, the patch
     // files exist, and their hashes are the recorded ones.
     check_patch_hashes(&lockfile).map_err(gate)?;

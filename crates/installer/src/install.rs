@@ -301,12 +301,17 @@ impl Run<'_> {
         reconciled: Reconciled,
         pending_skills: &[String],
     ) -> Result<(), InstallError> {
+        // The projects first, then the packages sorted, as pnpm 12 lists
+        // them (benchmarks/compat-real/svelte: `playgrounds/sandbox` before
+        // `esbuild@0.27.7`).
         let mut pending_builds = self
             .project_scripts
             .skipped_projects(&self.checked.projects);
-        pending_builds.extend(builds.not_built());
-        pending_builds.sort();
         pending_builds.dedup();
+        let mut packages = builds.not_built();
+        packages.sort();
+        packages.dedup();
+        pending_builds.extend(packages);
         write_state::write_modules_state(&self.state_inputs(
             ignored_builds,
             &pending_builds,

@@ -245,6 +245,12 @@ pub fn settings(config: &Config, store_dir: &str) -> WorkspaceStateSettings {
         let excludes = json!(config.minimum_release_age_exclude);
         s.extra.insert("minimumReleaseAgeExclude".into(), excludes);
     }
+    // pnpm 12 records it when set, or `true` when `minimumReleaseAge` is
+    // (checked on svelte and vue-core, benchmarks/compat-real).
+    if let Some(strict) = config.minimum_release_age_strict {
+        s.extra
+            .insert("minimumReleaseAgeStrict".into(), json!(strict));
+    }
     if !config.trust_policy_exclude.is_empty() {
         let excludes = json!(config.trust_policy_exclude);
         s.extra.insert("trustPolicyExclude".into(), excludes);

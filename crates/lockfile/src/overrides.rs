@@ -29,6 +29,32 @@ struct Override {
     value: String,
 }
 
+/// Replaces `catalog:` / `catalog:<name>` values with the specifier the
+/// catalog (`default` for a bare `catalog:`) gives the overridden package,
+/// which is what pnpm 12 records in the lockfile (`rollup: 'catalog:'` is
+/// recorded as `rollup: ^4.62.4`). A value the catalog lacks stays as
+/// written, so the settings check reports the mismatch.
+pub fn resolve_override_catalogs(
+    overrides: &IndexMap<String, String>,
+    catalogs: &IndexMap<String, IndexMap<String, String>>,
+) -> IndexMap<String, String> {
+    overrides
+        .iter()
+        .map(|(key, value)| {
+            let resolved = value.strip_prefix("catalog:").and_then(|catalog| {
+                let catalog = if catalog.is_empty() {
+                    "default"
+                } else {
+                    catalog
+                };
+                let name = parse_override(key, value)?.target.name;
+                catalogs.get(catalog)?.get(&name).cloned()
+            });
+            (key.clone(), resolved.unwrap_or_else(|| value.clone()))
+        })
+        .collect()
+}
+
 /// Replaces `$name` values with the root manifest's specifier for `name`
 /// (its `dependencies`, `devDependencies`, then `optionalDependencies`),
 /// which is what pnpm 12 records in the lockfile.

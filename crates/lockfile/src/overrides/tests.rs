@@ -137,3 +137,27 @@ fn dollar_references_take_the_root_specifier() {
     let err = resolve_override_references(&map(&[("ms", "$nothere")]), &root).unwrap_err();
     assert!(matches!(err, LockfileError::OverrideReference { .. }));
 }
+
+/// `catalog:` values become the catalog's specifier for the overridden
+/// package, as pnpm 12 records them (vitest's and slidev's workspaces).
+#[test]
+fn catalog_values_resolve_to_the_catalog_specifier() {
+    let mut catalogs: IndexMap<String, IndexMap<String, String>> = IndexMap::new();
+    catalogs.insert("default".into(), map(&[("rollup", "^4.62.4")]));
+    catalogs.insert("prod".into(), map(&[("markdown-exit", "^1.1.0-beta.2")]));
+    let overrides = map(&[
+        ("rollup", "catalog:"),
+        ("parent>markdown-exit", "catalog:prod"),
+        ("missing", "catalog:"),
+        ("plain", "1.0.0"),
+    ]);
+    assert_eq!(
+        super::resolve_override_catalogs(&overrides, &catalogs),
+        map(&[
+            ("rollup", "^4.62.4"),
+            ("parent>markdown-exit", "^1.1.0-beta.2"),
+            ("missing", "catalog:"),
+            ("plain", "1.0.0"),
+        ])
+    );
+}

@@ -85,7 +85,12 @@ impl Links {
         let mut importers = Vec::with_capacity(selections.len());
         for (imp, (sel, edges)) in selections.iter().zip(importer_edges).enumerate() {
             let modules = join(&sel.dir, modules_dir);
-            self.dirs.add(&modules);
+            // Another project gets a `node_modules` only for something to
+            // put there, as with pnpm 12 (a project without dependencies
+            // has none).
+            if sel.id == "." {
+                self.dirs.add(&modules);
+            }
             let mut direct = Vec::with_capacity(edges.len());
             for (group, alias, edge) in edges {
                 let target = match edge {
