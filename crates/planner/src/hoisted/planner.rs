@@ -15,7 +15,7 @@ use super::{
 use crate::isolated::{
     dirs::{DirSet, parent},
     graph::{Edge, Graph},
-    select::{DirectEdge, Selected, package_info, skipped_keys},
+    select::{DirectEdge, Selected, hoistable_projects, package_info, skipped_keys},
 };
 use crate::{
     BinDir, DirectDep, DirectTarget, HoistKind, HoistTarget, Hoisted, ImporterPlan,
@@ -305,7 +305,7 @@ impl ProjectLinks<'_> {
             taken.extend(root.direct.iter().map(|d| d.alias.to_lowercase()));
         }
         let mut hoisted = Vec::new();
-        for sel in selections.iter().filter(|s| s.id != ".") {
+        for sel in hoistable_projects(selections) {
             let Some(name) = sel.name.as_deref() else {
                 continue;
             };

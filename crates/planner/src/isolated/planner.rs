@@ -156,8 +156,7 @@ impl<'a> Hoisting<'a, '_> {
     /// `hoistedDependencies` records, in pnpm's order.
     fn decide(&self, opts: &PlanOptions) -> Vec<(Candidate<'a>, &'a str, HoistKind)> {
         let workspace_projects = if opts.hoist_workspace_packages {
-            let projects = self.selections.iter().filter(|s| s.id != ".");
-            projects
+            super::select::hoistable_projects(self.selections)
                 .filter_map(|s| Some((s.name.as_deref()?, s.id.as_str())))
                 .collect()
         } else {

@@ -221,3 +221,15 @@ pub(crate) fn skipped_keys(
     below.sort();
     (skipped, below)
 }
+
+/// The projects other than the root in the order pnpm 12 hoists them into
+/// the root `node_modules`: path-component order (`packages/a` before
+/// `packages-extra/c`, crates/testing/projects/workspace-peers), where
+/// everything else takes them in string order.
+pub(crate) fn hoistable_projects(
+    selections: &[ImporterSelection],
+) -> impl Iterator<Item = &ImporterSelection> {
+    let mut projects: Vec<&ImporterSelection> = selections.iter().filter(|s| s.id != ".").collect();
+    projects.sort_by(|a, b| std::path::Path::new(&a.id).cmp(std::path::Path::new(&b.id)));
+    projects.into_iter()
+}
