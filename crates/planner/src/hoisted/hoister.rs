@@ -196,11 +196,14 @@ fn hoist_into_root(
     limits: &HoistingLimits,
     used: &IndexMap<String, Id>,
 ) {
-    let mut index: HashMap<String, Id> = tree.nodes[root]
-        .deps
-        .iter()
-        .map(|&d| (tree.nodes[d].name.clone(), d))
-        .collect();
+    let mut slots = RootSlots {
+        by_name: tree.nodes[root]
+            .deps
+            .iter()
+            .map(|&d| (tree.nodes[d].name.clone(), d))
+            .collect(),
+        moved: Vec::new(),
+    };
     let mut preferred = preferred_versions(tree, root);
     let empty = BTreeSet::new();
     let locator = tree.nodes[root].locator();
@@ -215,21 +218,12 @@ fn hoist_into_root(
         // Waves, as in `@yarnpkg/nm`: the root's children's subtrees first;
         // a package moved to the root is walked in the next wave, so the
         // root's children keep the order packages reached it.
-        let mut next = Vec::new();
-        let mut changed = hoist_subtree(tree, root, &[], &pass, &mut index, false, &mut next);
-        while !next.is_empty() {
-            for moved in std::mem::take(&mut next) {
-                if tree.nodes[root].deps.contains(&moved) {
-                    changed |= hoist_child(
-                        tree,
-                        moved,
-                        root,
-                        &[root],
-                        &pass,
-                        &mut index,
-                        false,
-                        &mut next,
-                    );
+        let mut changed = hoist_subtree(tree, root, &[], &pass, &mut slots, false);
+        while !slots.moved.is_empty() {
+            for moved in std::mem::take(&mut slots.moved) {
+                // Still the root's child of that name (an O(1) check).
+                if slots.by_name.get(&tree.nodes[moved].name) == Some(&moved) {
+                    changed |= hoist_child(tree, moved, root, &[root], &pass, &mut slots, false);
                 }
             }
         }
@@ -237,7 +231,7 @@ fn hoist_into_root(
         // next one try.
         let mut shifted = false;
         for (name, versions) in preferred.iter_mut() {
-            if versions.len() > 1 && !index.contains_key(name) {
+            if versions.len() > 1 && !slots.by_name.contains_key(name) {
                 versions.pop_front();
                 shifted = true;
             }
@@ -327,22 +321,29 @@ fn preferred_versions(tree: &Tree, root: Id) -> HashMap<String, VecDeque<String>
     preferred
 }
 
+/// The root's children during its passes.
+struct RootSlots {
+    /// By name: what a name resolves to at the root.
+    by_name: HashMap<String, Id>,
+    /// Moved to the root in this wave, to walk in the next.
+    moved: Vec<Id>,
+}
+
 /// One depth-first pass below `node`; whether anything moved.
 fn hoist_subtree(
     tree: &mut Tree,
     node: Id,
     ancestors: &[Id],
     pass: &Pass<'_>,
-    index: &mut HashMap<String, Id>,
+    slots: &mut RootSlots,
     under_border: bool,
-    moved: &mut Vec<Id>,
 ) -> bool {
     let blocked = under_border || pass.border.contains(&tree.nodes[node].name);
     let mut path = ancestors.to_vec();
     path.push(node);
     let mut changed = false;
     for child in tree.nodes[node].deps.clone() {
-        changed |= hoist_child(tree, child, node, &path, pass, index, blocked, moved);
+        changed |= hoist_child(tree, child, node, &path, pass, slots, blocked);
     }
     changed
 }
@@ -361,17 +362,15 @@ enum Decision {
 }
 
 /// Decides `child` of `node` and walks on below it where it stays; a child
-/// moved to the root is queued in `moved` for the next wave.
-#[allow(clippy::too_many_arguments)]
+/// moved to the root is queued in `slots.moved` for the next wave.
 fn hoist_child(
     tree: &mut Tree,
     child: Id,
     node: Id,
     path: &[Id],
     pass: &Pass<'_>,
-    index: &mut HashMap<String, Id>,
+    slots: &mut RootSlots,
     blocked: bool,
-    moved: &mut Vec<Id>,
 ) -> bool {
     // The same alias and package above: requiring it here resolves there.
     let cycle = path
@@ -384,14 +383,14 @@ fn hoist_child(
     let child_path: Vec<Id> = if node == pass.root {
         path.to_vec()
     } else {
-        match decide(tree, child, path, pass, index, blocked) {
+        match decide(tree, child, path, pass, &slots.by_name, blocked) {
             Decision::Move => {
                 let name = tree.nodes[child].name.clone();
                 tree.remove_dep(node, child);
                 tree.nodes[node].hoisted.insert(name.clone(), child);
                 tree.nodes[pass.root].deps.push(child);
-                index.insert(name, child);
-                moved.push(child);
+                slots.by_name.insert(name, child);
+                slots.moved.push(child);
                 return true;
             }
             Decision::Dedupe => {
@@ -406,9 +405,9 @@ fn hoist_child(
     let parent = *child_path.last().expect("a path ends at the parent");
     let child = tree.decouple(parent, child);
     if parent == pass.root {
-        index.insert(tree.nodes[child].name.clone(), child);
+        slots.by_name.insert(tree.nodes[child].name.clone(), child);
     }
-    hoist_subtree(tree, child, &child_path, pass, index, blocked, moved)
+    hoist_subtree(tree, child, &child_path, pass, slots, blocked)
 }
 
 fn decide(
