@@ -14,18 +14,44 @@ use support::{pacquet_install_ok, stdout};
 /// Installs fixture `name` with pnpm and with pacquet (separate stores) and
 /// compares the trees.
 fn same_tree_as_pnpm(name: &str) {
+    same_tree_as_pnpm_with(name, "");
+}
+
+/// [`same_tree_as_pnpm`] with `settings` appended to both copies'
+/// `pnpm-workspace.yaml`.
+fn same_tree_as_pnpm_with(name: &str, settings: &str) {
     let registry = Registry::start_fixtures();
     let tmp = tempfile::tempdir().unwrap();
-    let pnpm = pnpm_install_fixture(&registry, name, &tmp.path().join("pnpm"));
-
-    let project = tmp.path().join("pacquet/project");
-    prepare_project(name, &project, &registry.url());
-    let env = PnpmEnv::new(&tmp.path().join("pacquet/env"), &registry.url());
+    let prepare = |side: &str| {
+        let project = tmp.path().join(side).join("project");
+        prepare_project(name, &project, &registry.url());
+        if !settings.is_empty() {
+            let path = project.join("pnpm-workspace.yaml");
+            let text = std::fs::read_to_string(&path).unwrap_or_default();
+            std::fs::write(&path, format!("{}\n{settings}", text.trim_end())).unwrap();
+        }
+        let env = PnpmEnv::new(&tmp.path().join(side).join("env"), &registry.url());
+        (project, env)
+    };
+    let (pnpm_project, pnpm_env) = prepare("pnpm");
+    pnpm_env.install_frozen(&pnpm_project);
+    let (project, env) = prepare("pacquet");
     pacquet_install_ok(&env, &project, &[]);
 
     let opts =
-        DiffOptions::for_installs(&pnpm.project, &pnpm.env.store_dir, &project, &env.store_dir);
-    assert_trees_equal(&pnpm.project, &project, &opts);
+        DiffOptions::for_installs(&pnpm_project, &pnpm_env.store_dir, &project, &env.store_dir);
+    assert_trees_equal(&pnpm_project, &project, &opts);
+}
+
+/// `minimumReleaseAgeStrict` in the workspace state: `true` when
+/// `minimumReleaseAge` is set, as set otherwise, absent by default.
+#[test]
+fn minimum_release_age_strict_is_recorded_like_pnpm() {
+    same_tree_as_pnpm_with("basic", "minimumReleaseAge: 0\n");
+    same_tree_as_pnpm_with(
+        "basic",
+        "minimumReleaseAge: 0\nminimumReleaseAgeStrict: false\n",
+    );
 }
 
 #[test]
