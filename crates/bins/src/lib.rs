@@ -25,7 +25,7 @@ mod shim;
 pub use commands::{BinCommand, bin_commands};
 pub use conflict::owns_command;
 pub use error::BinError;
-pub use link::{BinSource, LinkedBin, link_bins, link_bins_as_symlinks};
+pub use link::{BinSource, LinkedBin, link_bins};
 pub use name::is_valid_bin_name;
 pub use runtime::{Runtime, detect_runtime};
 pub use shim::{SHIM_TARGET_MARKER, shim_script};

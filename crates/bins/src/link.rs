@@ -26,6 +26,10 @@ pub struct BinSource<'a> {
     pub direct: bool,
     /// Absolute `NODE_PATH` directories, in order; may be empty.
     pub node_path: Vec<PathBuf>,
+    /// Its commands become relative symlinks to their targets instead of
+    /// shims, as pnpm 12 writes them in the hoisted layout
+    /// (docs/hoisted.md §5); `node_path` is then unused.
+    pub symlink: bool,
 }
 
 /// A shim in place after [`link_bins`].
@@ -57,25 +61,8 @@ pub struct LinkedBin {
 ///   pnpm skips it. Any other read error (a directory, …) is an error.
 /// * A shim file already holding identical bytes is not rewritten (its mode
 ///   is fixed to `0755` if needed); anything else at that path is replaced.
+/// * A source with `symlink` set gets relative symlinks instead of shims.
 pub fn link_bins(bin_dir: &Path, sources: &[BinSource<'_>]) -> Result<Vec<LinkedBin>, BinError> {
-    link_with(bin_dir, sources, false)
-}
-
-/// Like [`link_bins`], but each command is a relative symlink to its
-/// target instead of a shim: pnpm 12's `.bin` entries in the hoisted
-/// layout (docs/hoisted.md §5). `node_path` is not used.
-pub fn link_bins_as_symlinks(
-    bin_dir: &Path,
-    sources: &[BinSource<'_>],
-) -> Result<Vec<LinkedBin>, BinError> {
-    link_with(bin_dir, sources, true)
-}
-
-fn link_with(
-    bin_dir: &Path,
-    sources: &[BinSource<'_>],
-    symlinks: bool,
-) -> Result<Vec<LinkedBin>, BinError> {
     let winners = resolve(sources);
     if winners.is_empty() {
         return Ok(Vec::new());
@@ -106,7 +93,7 @@ fn link_with(
             })?;
             dir_ready = true;
         }
-        let written = if symlinks {
+        let written = if src.symlink {
             write::write_symlink(&bin_dir.join(&name), &relative_target(bin_dir, &target))?
         } else {
             let script = shim_script(

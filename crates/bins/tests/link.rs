@@ -38,6 +38,7 @@ fn source<'a>(name: &'a str, dir: &'a Path, manifest: &'a Value, direct: bool) -
         manifest,
         direct,
         node_path: Vec::new(),
+        symlink: false,
     }
 }
 

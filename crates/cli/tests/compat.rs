@@ -54,6 +54,17 @@ fn minimum_release_age_strict_is_recorded_like_pnpm() {
     );
 }
 
+/// Resolution settings a frozen install does not act on are still recorded
+/// in the workspace state as set (`linkWorkspacePackages` may be `deep`).
+#[test]
+fn resolution_settings_are_recorded_like_pnpm() {
+    same_tree_as_pnpm_with(
+        "workspace",
+        "dedupeDirectDeps: true\ndedupeInjectedDeps: false\ndedupePeerDependents: false\n\
+         linkWorkspacePackages: deep\npreferWorkspacePackages: true\n",
+    );
+}
+
 #[test]
 fn basic_matches_pnpm() {
     same_tree_as_pnpm("basic");
@@ -107,6 +118,13 @@ fn workspace_matches_pnpm() {
 #[test]
 fn workspace_peer_conflicts_match_pnpm() {
     same_tree_as_pnpm("workspace-peers");
+}
+
+/// A project injected into one project (a `file:` copy) and linked into
+/// another.
+#[test]
+fn injected_project_matches_pnpm() {
+    same_tree_as_pnpm("injected");
 }
 
 /// The bins of auto-installed peers of direct dependencies go into the

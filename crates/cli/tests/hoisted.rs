@@ -134,6 +134,19 @@ fn workspace_peer_conflicts_hoisted_match_pnpm() {
     hoisted_matches_pnpm("workspace-peers");
 }
 
+/// A project injected into one project and linked into another: its copy
+/// takes the root slot, and the project linking it gets its commands as
+/// symlinks, not shims, as pnpm 12 writes them.
+#[test]
+fn injected_project_hoisted_matches_pnpm() {
+    let registry = Registry::start_fixtures();
+    let pair = Pair::new(&registry, "injected", "nodeLinker: hoisted\n");
+    pair.install_both();
+    pair.assert_same();
+    let bin = pair.project.join("packages/a/node_modules/.bin/b-bin");
+    assert!(bin.symlink_metadata().unwrap().file_type().is_symlink());
+}
+
 #[test]
 fn peer_bins_hoisted_match_pnpm() {
     hoisted_matches_pnpm("peer-bins");

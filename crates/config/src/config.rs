@@ -203,6 +203,14 @@ pub struct Config {
     pub auto_install_peers: bool,
     pub exclude_links_from_lockfile: bool,
     pub dedupe_peers: bool,
+    /// Resolution settings a frozen install only records (in the workspace
+    /// state, docs/layout.md §9).
+    pub dedupe_direct_deps: bool,
+    pub dedupe_injected_deps: bool,
+    pub dedupe_peer_dependents: bool,
+    /// `true`, `false` or `"deep"`.
+    pub link_workspace_packages: Value,
+    pub prefer_workspace_packages: bool,
     pub peers_suffix_max_length: u64,
     pub inject_workspace_packages: bool,
     pub overrides: IndexMap<String, String>,

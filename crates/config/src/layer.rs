@@ -167,7 +167,7 @@ impl Layers {
         self.typed(key, string_list)
     }
 
-    fn typed<T>(&self, key: &str, convert: impl Fn(&Value) -> Option<T>) -> Option<T> {
+    pub fn typed<T>(&self, key: &str, convert: impl Fn(&Value) -> Option<T>) -> Option<T> {
         let value = self.get(key)?;
         if value.is_null() {
             return None;

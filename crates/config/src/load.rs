@@ -253,6 +253,17 @@ fn resolve_settings(
         auto_install_peers: layers.bool("autoInstallPeers", true),
         exclude_links_from_lockfile: layers.bool("excludeLinksFromLockfile", false),
         dedupe_peers: layers.bool("dedupePeers", false),
+        dedupe_direct_deps: layers.bool("dedupeDirectDeps", false),
+        dedupe_injected_deps: layers.bool("dedupeInjectedDeps", true),
+        dedupe_peer_dependents: layers.bool("dedupePeerDependents", true),
+        link_workspace_packages: layers
+            .typed("linkWorkspacePackages", |v| match v {
+                Value::Bool(_) => Some(v.clone()),
+                Value::String(s) if s == "deep" => Some(v.clone()),
+                _ => None,
+            })
+            .unwrap_or(Value::Bool(false)),
+        prefer_workspace_packages: layers.bool("preferWorkspacePackages", false),
         peers_suffix_max_length: layers.u64("peersSuffixMaxLength", 1000),
         inject_workspace_packages: layers.bool("injectWorkspacePackages", false),
         overrides: string_map(layers.get("overrides")),

@@ -13,7 +13,9 @@ use pacquet_bins::{BinSource, link_bins};
 use rayon::prelude::*;
 use serde_json::Value;
 
-use pacquet_planner::{DirectTarget, Layout, LinkOwner, Plan, PlanOptions, layout::join};
+use pacquet_planner::{
+    DirectTarget, FetchSource, Layout, LinkOwner, Plan, PlanOptions, layout::join,
+};
 
 use crate::InstallError;
 
@@ -24,6 +26,7 @@ struct Offer {
     manifest: Value,
     direct: bool,
     node_path: Vec<PathBuf>,
+    symlink: bool,
 }
 
 impl Offer {
@@ -34,6 +37,7 @@ impl Offer {
             manifest: &self.manifest,
             direct: self.direct,
             node_path: self.node_path.clone(),
+            symlink: self.symlink,
         }
     }
 }
@@ -70,7 +74,8 @@ pub fn link_all_bins(
 
 /// The hoisted layout (docs/hoisted.md §5): each `node_modules` gets the
 /// commands of the packages placed in it, as symlinks; a project's `.bin`
-/// also gets shims for its `link:` dependencies.
+/// also gets the commands of its `link:` dependencies: shims, or symlinks
+/// when the linked directory is also installed as a `file:` copy.
 fn link_hoisted_bins(
     root: &Path,
     plan: &Plan,
@@ -96,12 +101,21 @@ fn link_hoisted_bins(
                 manifest,
                 direct: false,
                 node_path: Vec::new(),
+                symlink: true,
             })
             .collect();
-        pacquet_bins::link_bins_as_symlinks(&root.join(&dir.modules_dir).join(".bin"), &sources)?;
+        link_bins(&root.join(&dir.modules_dir).join(".bin"), &sources)?;
         Ok::<(), InstallError>(())
     });
     placed?;
+    let copied: HashSet<PathBuf> = plan
+        .slots
+        .iter()
+        .filter_map(|slot| match &slot.fetch {
+            FetchSource::Directory { path } => Some(normalize(&root.join(path))),
+            _ => None,
+        })
+        .collect();
     plan.importers
         .par_iter()
         .enumerate()
@@ -115,7 +129,10 @@ fn link_hoisted_bins(
                         || (importer.id == "." && l.owner == LinkOwner::PrivateHoist)
                 })
                 .filter_map(|l| {
-                    linked_project_offer(root, &l.path, &l.target, Path::new(""), false)
+                    let mut offer =
+                        linked_project_offer(root, &l.path, &l.target, Path::new(""), false)?;
+                    offer.symlink = copied.contains(&offer.package_dir);
+                    Some(offer)
                 })
                 .collect();
             if offers.is_empty() {
@@ -171,6 +188,7 @@ impl Bins<'_> {
             manifest,
             direct,
             node_path,
+            symlink: false,
         })
     }
 
@@ -313,6 +331,7 @@ fn linked_project_offer(
         manifest,
         direct: true,
         node_path,
+        symlink: false,
     })
 }
 

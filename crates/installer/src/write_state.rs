@@ -198,6 +198,11 @@ pub fn settings(config: &Config, store_dir: &str) -> WorkspaceStateSettings {
     s.catalogs = json!(catalogs);
     s.dangerously_allow_all_builds = config.dangerously_allow_all_builds;
     s.dedupe_peers = config.dedupe_peers;
+    s.dedupe_direct_deps = config.dedupe_direct_deps;
+    s.dedupe_injected_deps = config.dedupe_injected_deps;
+    s.dedupe_peer_dependents = config.dedupe_peer_dependents;
+    s.link_workspace_packages = config.link_workspace_packages.clone();
+    s.prefer_workspace_packages = config.prefer_workspace_packages;
     s.dev = config.dev;
     s.node_linker = config.node_linker.as_str().to_owned();
     s.exclude_links_from_lockfile = config.exclude_links_from_lockfile;

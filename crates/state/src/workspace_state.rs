@@ -35,7 +35,8 @@ pub struct WorkspaceStateSettings {
     pub hoist_pattern: Vec<String>,
     pub hoist_workspace_packages: bool,
     pub inject_workspace_packages: bool,
-    pub link_workspace_packages: bool,
+    /// `true`, `false` or `"deep"`.
+    pub link_workspace_packages: Value,
     pub minimum_release_age: u64,
     pub minimum_release_age_ignore_missing_time: bool,
     pub node_linker: String,
@@ -73,7 +74,7 @@ impl WorkspaceStateSettings {
             hoist_pattern: vec!["*".into()],
             hoist_workspace_packages: true,
             inject_workspace_packages: false,
-            link_workspace_packages: false,
+            link_workspace_packages: Value::Bool(false),
             minimum_release_age: 1440,
             minimum_release_age_ignore_missing_time: true,
             node_linker: "isolated".into(),
@@ -119,7 +120,7 @@ impl WorkspaceStateSettings {
         m.insert("hoistWorkspacePackages".into(), json!(hoist_ws));
         let inject = self.inject_workspace_packages;
         m.insert("injectWorkspacePackages".into(), json!(inject));
-        let link_ws = self.link_workspace_packages;
+        let link_ws = &self.link_workspace_packages;
         m.insert("linkWorkspacePackages".into(), json!(link_ws));
         m.insert("minimumReleaseAge".into(), json!(self.minimum_release_age));
         let missing = self.minimum_release_age_ignore_missing_time;

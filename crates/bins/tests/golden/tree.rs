@@ -156,6 +156,7 @@ impl Project {
                 manifest: &pkg.manifest,
                 direct,
                 node_path: node_paths[name].clone(),
+                symlink: false,
             }
         };
         let mut linked = Vec::new();
