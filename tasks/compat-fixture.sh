@@ -11,7 +11,8 @@
 # `hoisted` adds `nodeLinker: hoisted` to both copies of the project.
 # COMPAT_INSTALL_ARGS (e.g. --ignore-scripts) is passed to every install.
 # The step running (mirror, pnpm, pacquet, diff, pnpm-after, ok) is kept in
-# <work>/step, so a caller can tell where a run stopped.
+# <work>/step, so a caller can tell where a run stopped. When pnpm 12 fails,
+# pacquet runs anyway and its exit code goes to <work>/pacquet.rc.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
@@ -71,8 +72,18 @@ run() { # tool, command...
 setup pnpm
 setup pacquet
 echo pnpm >"$work/step"
-run pnpm "$pnpm" install --frozen-lockfile "${extra[@]}" --store-dir "$work/pnpm/store" \
-    --reporter=append-only >"$work/pnpm.log" 2>&1
+if ! run pnpm "$pnpm" install --frozen-lockfile "${extra[@]}" --store-dir "$work/pnpm/store" \
+    --reporter=append-only >"$work/pnpm.log" 2>&1; then
+    # The oracle refuses the project: pacquet should refuse it too, with the
+    # same error code (the caller compares <work>/pnpm.log and pacquet.log).
+    rc=0
+    run pacquet "$pacquet" install --frozen-lockfile "${extra[@]}" --store-dir "$work/pacquet/store" \
+        >"$work/pacquet.log" 2>&1 || rc=$?
+    echo "$rc" >"$work/pacquet.rc"
+    echo "compat: pnpm 12 failed: $(grep -m1 -o 'ERR_PNPM_[A-Z0-9_]*' "$work/pnpm.log" || echo '?');" \
+        "pacquet exited $rc: $(grep -m1 -o 'ERR_P[A-Z0-9_]*' "$work/pacquet.log" || echo '-')"
+    exit 1
+fi
 echo pacquet >"$work/step"
 run pacquet "$pacquet" install --frozen-lockfile "${extra[@]}" --store-dir "$work/pacquet/store" \
     >"$work/pacquet.log" 2>&1

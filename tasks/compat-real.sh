@@ -9,7 +9,8 @@
 #                       over pacquet's tree changes nothing
 #   differences         the tree diff (log kept under benchmarks/work)
 #   pacquet failed      pnpm 12 installed it, pacquet did not (its error)
-#   pnpm 12 failed      the oracle itself cannot install it here
+#   both refuse         pnpm 12 and pacquet fail with the same error code
+#   pnpm 12 failed      the oracle fails and pacquet does not fail the same way
 #   unavailable         tarballs the registry here does not serve
 #
 #   bash tasks/compat-real.sh [--hoisted] [name...]
@@ -49,7 +50,16 @@ for name in "${names[@]}"; do
         missing=$(grep -c '404 Not Found' "$work/mirror.log")
         result="unavailable: $missing tarballs not served by the registry here"
         ;;
-    pnpm) result="pnpm 12 failed: $(first "$work/pnpm.log" 'ERR_PNPM|ERROR|Error')" ;;
+    pnpm)
+        theirs=$(grep -m1 -o 'ERR_PNPM_[A-Z0-9_]*' "$work/pnpm.log")
+        ours=$(grep -m1 -o 'ERR_P[A-Z0-9_]*' "$work/pacquet.log")
+        if [ "$(cat "$work/pacquet.rc" 2>/dev/null)" != 0 ] && [ -n "$theirs" ] && [ "$theirs" = "$ours" ]; then
+            result="both refuse: $theirs ($(first "$work/pnpm.log" "$theirs"))"
+        else
+            result="pnpm 12 failed: $(first "$work/pnpm.log" 'ERR_PNPM|ERROR|Error'); pacquet: ${ours:-exit $(cat "$work/pacquet.rc" 2>/dev/null)}"
+            failed=1
+        fi
+        ;;
     pacquet)
         result="pacquet failed: $(first "$work/pacquet.log" 'ERR_|error|Error')"
         failed=1

@@ -65,6 +65,30 @@ fn resolution_settings_are_recorded_like_pnpm() {
     );
 }
 
+/// `extendNodePath: false`: shims without `NODE_PATH`.
+#[test]
+fn extend_node_path_false_matches_pnpm() {
+    same_tree_as_pnpm_with("peer-bins", "extendNodePath: false\n");
+    same_tree_as_pnpm_with("workspace", "extendNodePath: false\n");
+}
+
+/// `preferSymlinkedExecutables`: `.bin` entries as symlinks to the bin
+/// files, except those of linked projects; in the hoisted layout, where it
+/// is the default, `false` gives shims. (Not `injected` in the isolated
+/// layout: there pnpm 12 races between a shim and a symlink.)
+#[test]
+fn prefer_symlinked_executables_matches_pnpm() {
+    for fixture in ["peer-bins", "workspace"] {
+        same_tree_as_pnpm_with(fixture, "preferSymlinkedExecutables: true\n");
+    }
+    for fixture in ["peer-bins", "workspace", "injected"] {
+        same_tree_as_pnpm_with(
+            fixture,
+            "nodeLinker: hoisted\npreferSymlinkedExecutables: false\n",
+        );
+    }
+}
+
 #[test]
 fn basic_matches_pnpm() {
     same_tree_as_pnpm("basic");

@@ -135,6 +135,8 @@ pub struct Config {
     pub virtual_store_dir_max_length: u64,
     pub enable_modules_dir: bool,
     pub extend_node_path: bool,
+    /// `preferSymlinkedExecutables` as set (unset: on in the hoisted layout).
+    pub prefer_symlinked_executables: Option<bool>,
     pub enable_global_virtual_store: bool,
     /// `globalVirtualStoreDir` (default `<storeDir>/links`).
     pub global_virtual_store_dir: PathBuf,

@@ -206,6 +206,7 @@ fn resolve_settings(
         virtual_store_dir_max_length: layers.u64("virtualStoreDirMaxLength", DEFAULT_MAX_LENGTH),
         enable_modules_dir: layers.bool("enableModulesDir", true),
         extend_node_path: layers.bool("extendNodePath", true),
+        prefer_symlinked_executables: layers.opt_bool("preferSymlinkedExecutables"),
         enable_global_virtual_store: layers.bool("enableGlobalVirtualStore", false),
         global_virtual_store_dir: global_virtual_store_dir(layers, opts, &locations),
         modules_cache_max_age: layers.u64("modulesCacheMaxAge", 10080),

@@ -13,6 +13,7 @@ use pacquet_bins::{BinSource, link_bins};
 use rayon::prelude::*;
 use serde_json::Value;
 
+use pacquet_config::{Config, NodeLinker};
 use pacquet_planner::{
     DirectTarget, FetchSource, Layout, LinkOwner, Plan, PlanOptions, layout::join,
 };
@@ -42,6 +43,30 @@ impl Offer {
     }
 }
 
+/// How `.bin` entries are written: the settings pnpm 12 reads for them.
+#[derive(Debug, Clone, Copy)]
+pub struct BinStyle {
+    /// `preferSymlinkedExecutables` (default: on in the hoisted layout):
+    /// symlinks to the bin files instead of shims.
+    pub symlinks: bool,
+    /// Shims carry `NODE_PATH` (`extendNodePath`, off with `symlinks`).
+    pub extend_node_path: bool,
+}
+
+impl BinStyle {
+    pub fn from_config(config: &Config) -> Self {
+        let symlinks = config
+            .prefer_symlinked_executables
+            .unwrap_or(config.node_linker == NodeLinker::Hoisted);
+        BinStyle {
+            symlinks,
+            // With symlinked bins, the shims pnpm 12 still writes (for
+            // linked projects) carry no `NODE_PATH` either.
+            extend_node_path: config.extend_node_path && !symlinks,
+        }
+    }
+}
+
 /// Links every `.bin` directory the plan needs, from the manifests the
 /// imports recorded.
 pub fn link_all_bins(
@@ -49,9 +74,10 @@ pub fn link_all_bins(
     plan: &Plan,
     opts: &PlanOptions<'_>,
     manifests: &[OnceLock<Value>],
+    style: BinStyle,
 ) -> Result<(), InstallError> {
     if plan.layout == Layout::Hoisted {
-        return link_hoisted_bins(root, plan, opts, manifests);
+        return link_hoisted_bins(root, plan, opts, manifests, style);
     }
     let bins = Bins {
         root,
@@ -59,7 +85,8 @@ pub fn link_all_bins(
         opts,
         manifests,
         vsd_modules: root.join(&opts.virtual_store_dir).join("node_modules"),
-        hoisting: !opts.hoist_pattern.is_empty(),
+        hoisting: !opts.hoist_pattern.is_empty() && style.extend_node_path,
+        style,
     };
     let mut owners = bins.offers_by_owner();
     bins.add_peer_offers(&mut owners.importers);
@@ -72,15 +99,30 @@ pub fn link_all_bins(
         })
 }
 
+/// The directories installed as `file:` copies: in the hoisted layout,
+/// pnpm 12 writes the bins of a `link:` to one of them in the [`BinStyle`],
+/// and shims otherwise (docs/hoisted.md §5). In the isolated layout such
+/// bins get shims: pnpm races there (docs/layout.md §6).
+fn copied_dirs(root: &Path, plan: &Plan) -> HashSet<PathBuf> {
+    plan.slots
+        .iter()
+        .filter_map(|slot| match &slot.fetch {
+            FetchSource::Directory { path } => Some(normalize(&root.join(path))),
+            _ => None,
+        })
+        .collect()
+}
+
 /// The hoisted layout (docs/hoisted.md §5): each `node_modules` gets the
-/// commands of the packages placed in it, as symlinks; a project's `.bin`
-/// also gets the commands of its `link:` dependencies: shims, or symlinks
-/// when the linked directory is also installed as a `file:` copy.
+/// commands of the packages placed in it (symlinks by default); a
+/// project's `.bin` also gets the commands of its `link:` dependencies.
+/// No shim carries `NODE_PATH`.
 fn link_hoisted_bins(
     root: &Path,
     plan: &Plan,
     opts: &PlanOptions<'_>,
     manifests: &[OnceLock<Value>],
+    style: BinStyle,
 ) -> Result<(), InstallError> {
     let placed = plan.bin_dirs.par_iter().try_for_each(|dir| {
         let offers: Vec<(PathBuf, &Value, &str)> = dir
@@ -101,21 +143,14 @@ fn link_hoisted_bins(
                 manifest,
                 direct: false,
                 node_path: Vec::new(),
-                symlink: true,
+                symlink: style.symlinks,
             })
             .collect();
         link_bins(&root.join(&dir.modules_dir).join(".bin"), &sources)?;
         Ok::<(), InstallError>(())
     });
     placed?;
-    let copied: HashSet<PathBuf> = plan
-        .slots
-        .iter()
-        .filter_map(|slot| match &slot.fetch {
-            FetchSource::Directory { path } => Some(normalize(&root.join(path))),
-            _ => None,
-        })
-        .collect();
+    let copied = copied_dirs(root, plan);
     plan.importers
         .par_iter()
         .enumerate()
@@ -131,7 +166,7 @@ fn link_hoisted_bins(
                 .filter_map(|l| {
                     let mut offer =
                         linked_project_offer(root, &l.path, &l.target, Path::new(""), false)?;
-                    offer.symlink = copied.contains(&offer.package_dir);
+                    offer.symlink = style.symlinks && copied.contains(&offer.package_dir);
                     Some(offer)
                 })
                 .collect();
@@ -154,7 +189,9 @@ struct Bins<'a> {
     manifests: &'a [OnceLock<Value>],
     /// `<virtualStoreDir>/node_modules`.
     vsd_modules: PathBuf,
+    /// Shims get `<virtualStoreDir>/node_modules` on `NODE_PATH`.
     hoisting: bool,
+    style: BinStyle,
 }
 
 /// Offers per `node_modules` that receives them.
@@ -182,13 +219,16 @@ impl Bins<'_> {
         if self.hoisting {
             node_path.push(self.vsd_modules.clone());
         }
+        if !self.style.extend_node_path {
+            node_path.clear();
+        }
         Some(Offer {
             package_name: slot.name().to_owned(),
             package_dir,
             manifest,
             direct,
             node_path,
-            symlink: false,
+            symlink: self.style.symlinks,
         })
     }
 

@@ -11,6 +11,7 @@ use std::{
     sync::{Mutex, OnceLock},
 };
 
+use pacquet_config::Config;
 use pacquet_lockfile::Lockfile;
 use pacquet_scripts::{
     BuildNode, BuildOptions, DepsHashMemo, ScriptEvent, dependency_scripts, deps_hash,
@@ -43,13 +44,28 @@ struct PendingBuild {
 }
 
 /// The side-effects cache and script settings a build run needs.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct BuildSettings {
     pub child_concurrency: usize,
     /// `sideEffectsCache`: restore packages built before.
     pub side_effects_read: bool,
     /// ... and record what new builds changed (not `sideEffectsCacheReadonly`).
     pub side_effects_write: bool,
+    /// Set in every script's environment ([`script_env`]).
+    pub script_env: Vec<(String, String)>,
+}
+
+/// What pnpm 12 adds to every lifecycle script's environment from the
+/// settings: with `preferSymlinkedExecutables: true` set (not the hoisted
+/// layout's default), bins have no shim to carry `NODE_PATH`, so it is
+/// exported as `<virtualStoreDir>/node_modules` (checked with pnpm 12.21).
+pub fn script_env(config: &Config) -> Vec<(String, String)> {
+    if config.prefer_symlinked_executables == Some(true) {
+        let hidden = config.virtual_store_dir.join("node_modules");
+        vec![("NODE_PATH".into(), hidden.to_string_lossy().into_owned())]
+    } else {
+        Vec::new()
+    }
 }
 
 /// The builds of one install: which packages are imported for building
@@ -261,6 +277,7 @@ impl<'a> Builds<'a> {
             extra_bin_dirs,
             reporter: Some(report),
             after_build: Some(&after_build),
+            extra_env: &self.settings.script_env,
             ..BuildOptions::default()
         };
         let report = run_dependency_builds(&nodes, &opts)?;

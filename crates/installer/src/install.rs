@@ -208,7 +208,13 @@ impl Run<'_> {
             .collect();
         symlinks::create_symlinks(root, &links)?;
         phases.mark("symlinks");
-        bins::link_all_bins(root, self.plan, self.opts, &linked.manifests)?;
+        bins::link_all_bins(
+            root,
+            self.plan,
+            self.opts,
+            &linked.manifests,
+            bins::BinStyle::from_config(self.config),
+        )?;
         phases.mark("bins");
         self.run_builds(&store, &builds, &linked.manifests)?;
         phases.mark("builds");
@@ -288,7 +294,13 @@ impl Run<'_> {
         symlinks::unlink_failed_optional(root, &self.plan.symlinks, &failed_optional)?;
         // Shims already in place are left alone.
         if has_builds {
-            bins::link_all_bins(root, self.plan, self.opts, manifests)?;
+            bins::link_all_bins(
+                root,
+                self.plan,
+                self.opts,
+                manifests,
+                bins::BinStyle::from_config(self.config),
+            )?;
         }
         Ok(())
     }
@@ -349,6 +361,7 @@ fn build_settings(config: &Config) -> BuildSettings {
         child_concurrency: config.child_concurrency.max(1),
         side_effects_read: config.side_effects_cache,
         side_effects_write: config.side_effects_cache && !config.side_effects_cache_readonly,
+        script_env: crate::build::script_env(config),
     }
 }
 

@@ -54,6 +54,7 @@ impl ProjectScripts<'_> {
             return Ok(());
         };
         let bin_dirs = self.bin_dirs();
+        let env = crate::build::script_env(self.config);
         for (stage, command) in scripts(&manifest, &EARLY_ROOT_STAGES) {
             let id = root.to_string_lossy();
             pacquet_scripts::run_stage(&ScriptRun {
@@ -67,6 +68,7 @@ impl ProjectScripts<'_> {
                 extra_bin_dirs: &bin_dirs,
                 reporter: Some(self.report),
                 manifest: &manifest,
+                extra_env: &env,
                 ..ScriptRun::default()
             })?;
         }
@@ -108,11 +110,13 @@ impl ProjectScripts<'_> {
             return Ok(());
         }
         let bin_dirs = self.bin_dirs();
+        let env = crate::build::script_env(self.config);
         let opts = BuildOptions {
             child_concurrency: self.config.child_concurrency.max(1),
             init_cwd: root,
             extra_bin_dirs: &bin_dirs,
             reporter: Some(self.report),
+            extra_env: &env,
             ..BuildOptions::default()
         };
         pacquet_scripts::run_dependency_builds(&nodes, &opts)?;

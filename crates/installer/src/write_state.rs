@@ -237,6 +237,10 @@ pub fn settings(config: &Config, store_dir: &str) -> WorkspaceStateSettings {
             "libc": archs.libc,
         }));
     }
+    // Recorded only when off (checked with pnpm 12.21).
+    if !config.extend_node_path {
+        s.extra.insert("extendNodePath".into(), json!(false));
+    }
     // pnpm 12 records it when set (checked with the fixture projects).
     if config.trust_lockfile {
         s.extra.insert("trustLockfile".into(), json!(true));

@@ -96,3 +96,31 @@ fn scripts_get_the_environment_pnpm_12_gives_them() {
         lib["PATH"]
     );
 }
+
+/// `preferSymlinkedExecutables: true` set: bins are symlinks with no shim
+/// to carry `NODE_PATH`, so every script gets it from the environment.
+#[test]
+fn symlinked_executables_put_node_path_in_the_script_environment() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let yaml = format!(
+        "{}preferSymlinkedExecutables: true\n",
+        std::fs::read_to_string(
+            pacquet_testing::project_dir("lifecycle").join("pnpm-workspace.yaml")
+        )
+        .unwrap()
+    );
+    let setup = Setup {
+        workspace_yaml: Some(&yaml),
+        ..Setup::default()
+    };
+    let (pnpm, pacquet) = both(&registry, tmp.path(), &setup);
+    assert_success(&pnpm, Tool::Pnpm);
+    assert_success(&pacquet, Tool::Pacquet);
+    assert_eq!(assert_same_envs(&pnpm, &pacquet), 18);
+    let (_, root) = normalized(&pacquet, "pq-project-lifecycle", "install");
+    assert_eq!(
+        root.get("NODE_PATH").map(String::as_str),
+        Some("<project>/node_modules/.pnpm/node_modules")
+    );
+}
