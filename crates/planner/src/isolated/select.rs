@@ -73,6 +73,30 @@ pub(crate) fn package_info<'l>(
         })
 }
 
+fn declared_platform(info: &PackageInfo) -> [Option<Vec<String>>; 3] {
+    let libc = info.libc.as_ref().map(|l| l.values.clone());
+    [info.os.clone(), info.cpu.clone(), libc]
+}
+
+/// An optional package's platform: the lockfile's fields, the missing ones
+/// filled from its name (docs/lockfile.md §7) when the entry declares some
+/// field or the name names an OS. pnpm 12 skips `@rollup/rollup-linux-x64-musl`
+/// on glibc though its entry has only `os` and `cpu`.
+fn wanted_platform(info: &PackageInfo, name: &str) -> [Option<Vec<String>>; 3] {
+    let declared = declared_platform(info);
+    if declared.iter().all(Option::is_some) {
+        return declared;
+    }
+    let inferred = infer_platform(name);
+    let declares_any = declared.iter().any(Option::is_some);
+    if inferred.iter().all(Option::is_none) || (!declares_any && inferred[0].is_none()) {
+        return declared;
+    }
+    let [os, cpu, libc] = declared;
+    let [ios, icpu, ilibc] = inferred.map(|v| v.map(|v| vec![v]));
+    [os.or(ios), cpu.or(icpu), libc.or(ilibc)]
+}
+
 /// Flags optional snapshots that no target platform can install, or whose
 /// `engines.node` excludes the running Node.js (docs/lockfile.md §7);
 /// returns a warning for each non-optional one (`engineStrict`: an error).
@@ -86,17 +110,12 @@ pub(crate) fn mark_skipped(
     for i in 0..graph.keys.len() {
         let info = package_info(lockfile, graph.keys[i].package_id())?;
         let optional = graph.snapshots[i].optional == Some(true);
-        let declared = info.os.is_some() || info.cpu.is_some() || info.libc.is_some();
-        let installable = if optional && !declared {
-            let [os, cpu, libc] = infer_platform(graph.keys[i].name()).map(|v| v.map(|v| vec![v]));
-            targets.is_installable(os.as_deref(), cpu.as_deref(), libc.as_deref())
+        let [os, cpu, libc] = if optional {
+            wanted_platform(info, graph.keys[i].name())
         } else {
-            targets.is_installable(
-                info.os.as_deref(),
-                info.cpu.as_deref(),
-                info.libc.as_deref(),
-            )
+            declared_platform(info)
         };
+        let installable = targets.is_installable(os.as_deref(), cpu.as_deref(), libc.as_deref());
         let engine = engine_mismatch(info, opts.node_version.as_deref());
         if installable && engine.is_none() {
             continue;

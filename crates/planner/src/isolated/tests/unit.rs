@@ -382,3 +382,57 @@ fn snapshot_link_refs_are_linked() {
         &"node_modules/.pnpm/dep@2.0.0/node_modules/tool -> ../../../../tools/tool".to_owned()
     ));
 }
+
+/// An optional entry that declares some platform fields gets the missing
+/// ones from its name: pnpm 12 skips a `-musl` package with only `os` and
+/// `cpu` on glibc, and installs one whose name names nothing.
+#[test]
+fn missing_platform_fields_are_inferred_from_the_name() {
+    let text = "lockfileVersion: '9.0'
+
+importers:
+
+  .:
+    optionalDependencies:
+      tool-linux-x64-musl:
+        specifier: 1.0.0
+        version: 1.0.0
+      tool-linux-x64-gnu:
+        specifier: 1.0.0
+        version: 1.0.0
+      plain:
+        specifier: 1.0.0
+        version: 1.0.0
+
+packages:
+
+  plain@1.0.0:
+    resolution: {integrity: sha512-plain}
+    os: [linux]
+
+  tool-linux-x64-gnu@1.0.0:
+    resolution: {integrity: sha512-gnu}
+    cpu: [x64]
+    os: [linux]
+
+  tool-linux-x64-musl@1.0.0:
+    resolution: {integrity: sha512-musl}
+    cpu: [x64]
+    os: [linux]
+
+snapshots:
+
+  plain@1.0.0:
+    optional: true
+
+  tool-linux-x64-gnu@1.0.0:
+    optional: true
+
+  tool-linux-x64-musl@1.0.0:
+    optional: true
+";
+    let lockfile = Lockfile::parse(text, std::path::Path::new("pnpm-lock.yaml")).unwrap();
+    let opts = PlanOptions::new(host(), &url);
+    let plan = plan(&lockfile, &opts).unwrap();
+    assert_eq!(plan.skipped, vec!["tool-linux-x64-musl@1.0.0".to_owned()]);
+}
