@@ -42,6 +42,45 @@ fn only_unrecognized_workspace_settings_are_warned_about() {
         assert!(!ours.contains(known), "{known} warned about: {ours}");
     }
 }
+
+/// A setting of the wrong type in `pnpm-workspace.yaml` is refused by both
+/// tools before anything is written (unocss's `minimumReleaseAge: false`);
+/// scalars that convert are accepted by both.
+#[test]
+fn mistyped_workspace_settings_are_refused_like_pnpm() {
+    let registry = Registry::start_fixtures();
+    for (line, refused) in [
+        ("minimumReleaseAge: false", true),
+        ("hoistPattern: '*'", true),
+        ("childConcurrency: 1.5", true),
+        ("minimumReleaseAge: '0'\nchildConcurrency: '+2'", false),
+    ] {
+        let tmp = tempfile::tempdir().unwrap();
+        let env = PnpmEnv::new(&tmp.path().join("env"), &registry.url());
+        for side in ["pnpm", "pacquet"] {
+            let project = tmp.path().join(side);
+            prepare_project("basic", &project, &registry.url());
+            let settings = project.join("pnpm-workspace.yaml");
+            let mut text = std::fs::read_to_string(&settings).unwrap_or_default();
+            text.push_str(&format!("\n{line}\n"));
+            std::fs::write(&settings, text).unwrap();
+            let out = if side == "pnpm" {
+                env.run(&project, &["install", "--frozen-lockfile"])
+            } else {
+                support::pacquet(&env, &project, &["install", "--frozen-lockfile"])
+            };
+            let all = format!("{}{}", String::from_utf8_lossy(&out.stdout), stderr(&out));
+            if refused {
+                assert_eq!(out.status.code(), Some(1), "{side} {line}: {all}");
+                assert!(all.contains("ERR_PNPM_INVALID_SETTING"), "{side} {line}: {all}");
+                assert!(!project.join("node_modules").exists(), "{side} {line}");
+            } else {
+                assert_eq!(out.status.code(), Some(0), "{side} {line}: {all}");
+            }
+        }
+    }
+}
+
 /// The projects `packages:` selects are the ones pnpm 12 lists: `**` also
 /// finds the directory itself, exclusions match anywhere below, braces and
 /// hidden directories work, `node_modules` never counts.

@@ -36,6 +36,17 @@ pub enum ConfigError {
     )]
     InvalidConfigYaml { path: PathBuf, message: String },
 
+    #[error("Failed to parse {path}: {key}: {message}")]
+    #[diagnostic(
+        code(ERR_PNPM_INVALID_SETTING),
+        help("Give {key} a value of its type (docs: https://pnpm.io/settings).")
+    )]
+    InvalidSettingType {
+        path: PathBuf,
+        key: String,
+        message: &'static str,
+    },
+
     #[error("The \"{key}\" registry URL in \"{source_name}\" contains an environment variable")]
     #[diagnostic(
         code(ERR_PNPM_REGISTRY_ENV_NOT_EXPANDED),

@@ -28,6 +28,7 @@ mod recognized;
 mod registry;
 mod store_dir;
 mod yaml_file;
+mod yaml_types;
 
 pub use auth::{Credentials, PerRegistryKey, parse_per_registry_key};
 pub use config::{Config, Secret, SupportedArchitectures};

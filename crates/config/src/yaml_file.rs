@@ -7,6 +7,7 @@ use serde_json::Value;
 use crate::ConfigError;
 use crate::layer::Layer;
 use crate::recognized::is_recognized_workspace_key;
+use crate::yaml_types::typed;
 
 /// The file that marks a workspace root.
 pub const WORKSPACE_MANIFEST: &str = "pnpm-workspace.yaml";
@@ -33,7 +34,12 @@ pub fn read_workspace_yaml(path: &Path) -> Result<Layer, ConfigError> {
             message: err.to_string(),
         }
     })?;
-    Ok(known_only(layer, "pnpm-workspace.yaml"))
+    let layer = known_only(layer, "pnpm-workspace.yaml");
+    typed(layer).map_err(|(key, message)| ConfigError::InvalidSettingType {
+        path: path.to_path_buf(),
+        key,
+        message,
+    })
 }
 
 /// Reads the global `config.yaml` if it exists.
@@ -46,7 +52,12 @@ pub fn read_config_yaml(path: &Path) -> Result<Layer, ConfigError> {
         path: path.to_path_buf(),
         message: err.to_string(),
     })?;
-    Ok(known_only(layer, &path.display().to_string()))
+    let layer = known_only(layer, &path.display().to_string());
+    typed(layer).map_err(|(key, message)| ConfigError::InvalidSettingType {
+        path: path.to_path_buf(),
+        key,
+        message,
+    })
 }
 
 fn read(path: &Path) -> Result<String, ConfigError> {
