@@ -72,10 +72,56 @@ fn mistyped_workspace_settings_are_refused_like_pnpm() {
             let all = format!("{}{}", String::from_utf8_lossy(&out.stdout), stderr(&out));
             if refused {
                 assert_eq!(out.status.code(), Some(1), "{side} {line}: {all}");
-                assert!(all.contains("ERR_PNPM_INVALID_SETTING"), "{side} {line}: {all}");
+                assert!(
+                    all.contains("ERR_PNPM_INVALID_SETTING"),
+                    "{side} {line}: {all}"
+                );
                 assert!(!project.join("node_modules").exists(), "{side} {line}");
             } else {
                 assert_eq!(out.status.code(), Some(0), "{side} {line}: {all}");
+            }
+        }
+    }
+}
+
+/// The project's own `engines`: a `pnpm` range 12.21.0 does not satisfy
+/// refuses the install (trpc, solid), a `node` range only warns; both
+/// tools word it the same.
+#[test]
+fn project_engines_are_checked_like_pnpm() {
+    let registry = Registry::start_fixtures();
+    for (engines, refused, says) in [
+        (r#"{"pnpm":"^9"}"#, true, r#"wanted: {"pnpm":"^9"}"#),
+        (r#"{"node":">=99"}"#, false, r#"wanted: {"node":">=99"}"#),
+    ] {
+        let tmp = tempfile::tempdir().unwrap();
+        let env = PnpmEnv::new(&tmp.path().join("env"), &registry.url());
+        for side in ["pnpm", "pacquet"] {
+            let project = tmp.path().join(side);
+            prepare_project("basic", &project, &registry.url());
+            let manifest_path = project.join("package.json");
+            let mut manifest: serde_json::Value =
+                serde_json::from_str(&std::fs::read_to_string(&manifest_path).unwrap()).unwrap();
+            manifest["engines"] = serde_json::from_str(engines).unwrap();
+            std::fs::write(&manifest_path, manifest.to_string()).unwrap();
+            let out = if side == "pnpm" {
+                env.run(&project, &["install", "--frozen-lockfile"])
+            } else {
+                support::pacquet(&env, &project, &["install", "--frozen-lockfile"])
+            };
+            let all = format!("{}{}", String::from_utf8_lossy(&out.stdout), stderr(&out));
+            let flat: String = all
+                .split_whitespace()
+                .filter(|w| *w != "│")
+                .collect::<Vec<_>>()
+                .join(" ");
+            assert!(flat.contains(says), "{side} {engines}: {all}");
+            if refused {
+                assert_eq!(out.status.code(), Some(1), "{side} {engines}: {all}");
+                assert!(all.contains("ERR_PNPM_UNSUPPORTED_ENGINE"), "{side}: {all}");
+                assert!(!project.join("node_modules").exists(), "{side} {engines}");
+            } else {
+                assert_eq!(out.status.code(), Some(0), "{side} {engines}: {all}");
             }
         }
     }

@@ -52,6 +52,15 @@ pub enum InstallError {
     #[diagnostic(transparent)]
     StoreIndex(#[from] pacquet_store_index::StoreIndexError),
 
+    #[error("{message}")]
+    #[diagnostic(
+        code(ERR_PNPM_UNSUPPORTED_ENGINE),
+        help(
+            "The project's package.json asks for another pnpm (pacquet installs as pnpm 12.21.0) or, with engineStrict, another Node.js."
+        )
+    )]
+    UnsupportedProjectEngine { message: String },
+
     #[error(
         "Failed to fetch tarball for {package_id} from {tarball_url} in offline mode: snapshot not present in local store"
     )]

@@ -33,6 +33,8 @@ pub struct CheckedLockfile {
     pub projects: Vec<Project>,
     /// The configured `patchedDependencies`, files hashed.
     pub patches: PatchSelectors<PatchFile>,
+    /// Projects whose `engines.node` excludes the running Node.js.
+    pub engine_warnings: Vec<String>,
 }
 
 /// Reads and checks the lockfile. Without `--frozen-lockfile` an up-to-date
@@ -44,6 +46,15 @@ pub fn read_checked_lockfile(
 ) -> Result<CheckedLockfile, InstallError> {
     let root = &config.workspace_root;
     let projects = read_projects(config)?;
+    // pnpm 12 checks the projects' engines before the lockfile.
+    let node_version = || {
+        config
+            .node_version
+            .clone()
+            .or_else(|| pacquet_scripts::node_version().map(str::to_owned))
+    };
+    let engine_warnings =
+        crate::project_engines::check(&projects, node_version, config.engine_strict)?;
     let path = root.join(LOCKFILE_NAME);
     let gate = |err: LockfileError| {
         if frozen {
@@ -101,6 +112,7 @@ pub fn read_checked_lockfile(
         path,
         projects,
         patches,
+        engine_warnings,
     })
 }
 

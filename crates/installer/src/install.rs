@@ -81,6 +81,9 @@ pub fn install(
     // pnpm 12 runs the root's `preinstall` first, before the lockfile checks.
     project_scripts.run_early()?;
     let checked = gates::read_checked_lockfile(config, req.frozen_lockfile)?;
+    for message in &checked.engine_warnings {
+        reporter.report(Event::Warning { message });
+    }
     // The verification asks the registry while the install plans, reads
     // the store and downloads; nothing is written into the project until
     // it has passed (the link gate).

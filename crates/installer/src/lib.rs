@@ -21,6 +21,7 @@ mod install;
 mod link_gate;
 mod local;
 mod phases;
+mod project_engines;
 mod project_scripts;
 mod remove;
 pub mod reporter;

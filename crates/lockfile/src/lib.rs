@@ -31,7 +31,7 @@ pub use check_settings::{
 };
 pub use dep_path::{DepPath, DepRef};
 pub use error::LockfileError;
-pub use manifest::ProjectManifest;
+pub use manifest::{ProjectEngines, ProjectManifest};
 pub use model::*;
 pub use overrides::{apply_overrides, resolve_override_catalogs, resolve_override_references};
 pub use patch_selectors::{PatchSelectors, Selected};

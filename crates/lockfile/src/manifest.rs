@@ -21,6 +21,15 @@ pub struct ProjectManifest {
     pub dependencies_meta: Option<Value>,
     /// `publishConfig.directory`.
     pub publish_directory: Option<String>,
+    /// `engines.node` and `engines.pnpm`, when they are strings.
+    pub engines: ProjectEngines,
+}
+
+/// The project's own `engines` that pnpm 12 checks before installing.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ProjectEngines {
+    pub node: Option<String>,
+    pub pnpm: Option<String>,
 }
 
 impl ProjectManifest {
@@ -66,6 +75,10 @@ impl ProjectManifest {
                 .filter(|v| v.is_object())
                 .cloned(),
             publish_directory: string(value.get("publishConfig").and_then(|p| p.get("directory"))),
+            engines: ProjectEngines {
+                node: string(value.pointer("/engines/node")),
+                pnpm: string(value.pointer("/engines/pnpm")),
+            },
         }
     }
 
