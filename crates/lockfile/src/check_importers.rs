@@ -183,6 +183,17 @@ fn check_specifiers(
 }
 
 fn check_publish_directory(importer: &Importer, pkg: &ProjectManifest) -> Result<(), String> {
+    // Absent means `true` on both sides (checked with pnpm 12.21, which
+    // refuses query's lockfile this way).
+    let (locked, wanted) = (
+        importer.link_directory.unwrap_or(true),
+        pkg.link_directory.unwrap_or(true),
+    );
+    if locked != wanted {
+        return Err(format!(
+            "  \"linkDirectory\" in the lockfile ({locked}) doesn't match \"publishConfig.linkDirectory\" in package.json ({wanted})"
+        ));
+    }
     if importer.publish_directory != pkg.publish_directory {
         return Err(format!(
             "  `publishDirectory` in the lockfile ({:?}) doesn't match `publishConfig.directory` in package.json ({:?})",

@@ -21,6 +21,8 @@ pub struct ProjectManifest {
     pub dependencies_meta: Option<Value>,
     /// `publishConfig.directory`.
     pub publish_directory: Option<String>,
+    /// `publishConfig.linkDirectory`.
+    pub link_directory: Option<bool>,
     /// `engines.node` and `engines.pnpm`, when they are strings.
     pub engines: ProjectEngines,
 }
@@ -75,6 +77,9 @@ impl ProjectManifest {
                 .filter(|v| v.is_object())
                 .cloned(),
             publish_directory: string(value.get("publishConfig").and_then(|p| p.get("directory"))),
+            link_directory: value
+                .pointer("/publishConfig/linkDirectory")
+                .and_then(Value::as_bool),
             engines: ProjectEngines {
                 node: string(value.pointer("/engines/node")),
                 pnpm: string(value.pointer("/engines/pnpm")),

@@ -107,6 +107,9 @@ pub struct Importer {
     pub optional_dependencies: Option<BTreeMap<String, ResolvedDependency>>,
     #[serde(default)]
     pub dependencies_meta: Option<serde_json::Value>,
+    /// `false` when the project's `publishConfig.linkDirectory` is.
+    #[serde(default)]
+    pub link_directory: Option<bool>,
     #[serde(default)]
     pub publish_directory: Option<String>,
     /// Only in the env document.

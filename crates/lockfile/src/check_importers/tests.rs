@@ -127,6 +127,14 @@ fn publish_directory_and_meta_are_compared() {
         reason("aliases", &with_pub),
         "  `publishDirectory` in the lockfile (None) doesn't match `publishConfig.directory` in package.json (Some(\"dist\"))"
     );
+    // The lockfile says nothing of `linkDirectory`: it means `true`.
+    let unlinked = ALIASES.replacen('{', r#"{"publishConfig":{"linkDirectory":false},"#, 1);
+    assert_eq!(
+        reason("aliases", &unlinked),
+        "  \"linkDirectory\" in the lockfile (true) doesn't match \"publishConfig.linkDirectory\" in package.json (false)"
+    );
+    let linked = ALIASES.replacen('{', r#"{"publishConfig":{"linkDirectory":true},"#, 1);
+    assert!(check_root("aliases", &linked, &ImporterCheckOptions::default()).is_ok());
     let with_meta = ALIASES.replacen(
         '{',
         r#"{"dependenciesMeta":{"ms-alias":{"injected":true}},"#,

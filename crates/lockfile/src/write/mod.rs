@@ -289,6 +289,10 @@ fn write_importer(out: &mut String, imp: &Importer) {
             write_resolved_deps(out, 6, deps);
         }
     }
+    if let Some(link) = imp.link_directory {
+        key(out, 4, "linkDirectory");
+        out.push_str(&format!(" {link}\n"));
+    }
     if let Some(dir) = &imp.publish_directory {
         key(out, 4, "publishDirectory");
         scalar_value(out, dir, 4);

@@ -119,3 +119,12 @@ fn digit_only_strings_survive_a_round_trip() {
     assert!(matches!(&pkg.resolution, Resolution::Git { commit, .. } if commit.len() == 40));
     assert_eq!(lf.to_yaml(), text);
 }
+
+/// pnpm 12.21 writes `linkDirectory: false` before `publishDirectory`.
+#[test]
+fn link_directory_survives_a_round_trip() {
+    let text = "lockfileVersion: '9.0'\n\nimporters:\n\n  .: {}\n\n  packages/b:\n    linkDirectory: false\n    publishDirectory: dist\n";
+    let lf = Lockfile::parse(text, Path::new("/p/pnpm-lock.yaml")).expect("parses");
+    assert_eq!(lf.importers["packages/b"].link_directory, Some(false));
+    assert_eq!(lf.to_yaml(), text);
+}
