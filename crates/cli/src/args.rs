@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -22,30 +22,50 @@ pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
 
-    /// `--config.<key>=<value>` pairs, taken out of the arguments before
-    /// parsing (see [`Cli::parse_with_config`]).
+    /// `(kebab key, value)` settings given as flags, taken out of the
+    /// arguments before parsing (see [`Cli::parse_with_config`]).
     #[arg(skip)]
     pub config: Vec<(String, String)>,
+
+    /// `--node-linker` was given as a flag (not as `--config.node-linker`).
+    #[arg(skip)]
+    pub node_linker_flag: bool,
 }
 
 impl Cli {
-    /// Parses the command line. Arguments of the form `--config.<key>` or
-    /// `--config.<key>=<value>` set any setting, as in pnpm; a bare key means
-    /// `true`.
+    /// Parses the command line. Settings may be given as flags, as in pnpm
+    /// (`--config.<key>=<value>`, `--<setting>`, `--no-<setting>`; see
+    /// [`crate::setting_flags`]); they are taken out before clap parses the
+    /// rest.
     pub fn parse_with_config() -> Cli {
-        let (config, rest): (Vec<String>, Vec<String>) =
-            std::env::args().partition(|arg| arg.starts_with("--config."));
-        let mut cli = Cli::parse_from(rest);
-        cli.config = config
-            .iter()
-            .filter_map(|arg| arg.strip_prefix("--config."))
-            .map(|pair| match pair.split_once('=') {
-                Some((key, value)) => (key.to_owned(), value.to_owned()),
-                None => (pair.to_owned(), "true".to_owned()),
-            })
-            .collect();
+        let claimed = claimed_flags(&Cli::command());
+        let split = crate::setting_flags::split(std::env::args().collect(), &claimed);
+        let mut cli = Cli::parse_from(split.rest);
+        cli.config = split.pairs;
+        cli.node_linker_flag = split.node_linker_flag;
         cli
     }
+}
+
+/// Every long flag (and alias) of `cmd` and its subcommands, and their
+/// `no-` forms: those are clap's to parse.
+fn claimed_flags(cmd: &clap::Command) -> std::collections::HashSet<String> {
+    let mut out = std::collections::HashSet::new();
+    for arg in cmd.get_arguments() {
+        out.extend(arg.get_long().map(str::to_owned));
+        out.extend(
+            arg.get_all_aliases()
+                .into_iter()
+                .flatten()
+                .map(str::to_owned),
+        );
+    }
+    for sub in cmd.get_subcommands() {
+        out.extend(claimed_flags(sub));
+    }
+    out.insert("help".to_owned());
+    out.insert("version".to_owned());
+    out
 }
 
 #[derive(Debug, Subcommand)]

@@ -7,6 +7,7 @@ mod commands;
 mod durations;
 mod report;
 mod reporter;
+mod setting_flags;
 
 use std::{io::IsTerminal, process::ExitCode};
 

@@ -353,3 +353,16 @@ fn snapshot(from: &Path, to: &Path) {
         .unwrap();
     assert!(status.success());
 }
+
+/// `hoist: false`: shims without `NODE_PATH`, and no `hoistPattern` in the
+/// workspace state.
+#[test]
+fn hoisting_off_matches_pnpm() {
+    same_tree_as_pnpm_with("groups", "hoist: false\n");
+}
+
+/// A virtual store elsewhere is recorded, absolute, in the workspace state.
+#[test]
+fn another_virtual_store_dir_matches_pnpm() {
+    same_tree_as_pnpm_with("groups", "virtualStoreDir: node_modules/.vs\n");
+}

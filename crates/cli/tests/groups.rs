@@ -59,3 +59,57 @@ fn config_flags_set_the_groups() {
         &[],
     ]);
 }
+
+/// Any setting pacquet reads as its own flag, as pnpm 12 takes it:
+/// `--<setting>`, `--no-<setting>`, `--<setting>=<value>` and
+/// `--<setting> <value>`; each install after the first changes the layout.
+#[test]
+fn settings_as_flags_match_pnpm() {
+    same_as_pnpm_through(&[
+        &["--shamefully-hoist"],
+        &["--no-hoist", "--virtual-store-dir", "node_modules/.vs"],
+        &["--public-hoist-pattern=*pq*"],
+    ]);
+}
+
+/// `--node-linker hoisted` on the command line: pnpm 12.21 then writes
+/// shims, not the symlinks of `nodeLinker: hoisted` in its files.
+#[test]
+fn node_linker_flags_match_pnpm() {
+    same_as_pnpm_through(&[&["--node-linker", "hoisted"]]);
+    same_as_pnpm_through(&[&["--config.node-linker=hoisted"]]);
+    same_as_pnpm_through(&[&["--node-linker=hoisted", "--no-side-effects-cache"]]);
+}
+
+/// A mistyped flag, or a setting pnpm 12.21 does not take as a flag, is
+/// still refused, with clap's suggestion.
+#[test]
+fn a_mistyped_setting_flag_is_refused() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let project = tmp.path().join("project");
+    prepare_project(PROJECT, &project, &registry.url());
+    let env = PnpmEnv::new(&tmp.path().join("env"), &registry.url());
+    let out = pacquet(
+        &env,
+        &project,
+        &["install", "--frozen-lockfile", "--shamefuly-hoist"],
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("unexpected argument '--shamefuly-hoist'"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!project.join("node_modules").exists());
+    let out = pacquet(
+        &env,
+        &project,
+        &[
+            "install",
+            "--frozen-lockfile",
+            "--prefer-symlinked-executables",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+}

@@ -135,8 +135,11 @@ pub struct Config {
     pub virtual_store_dir_max_length: u64,
     pub enable_modules_dir: bool,
     pub extend_node_path: bool,
-    /// `preferSymlinkedExecutables` as set (unset: on in the hoisted layout).
+    /// `preferSymlinkedExecutables` as set.
     pub prefer_symlinked_executables: Option<bool>,
+    /// Whether `.bin` entries are symlinks: as set, else on when the
+    /// settings files or the environment select the hoisted layout.
+    pub symlinked_executables: bool,
     pub enable_global_virtual_store: bool,
     /// `globalVirtualStoreDir` (default `<storeDir>/links`).
     pub global_virtual_store_dir: PathBuf,

@@ -153,6 +153,14 @@ const SETTINGS: &[(&str, Kind)] = &[
     ("symlink", Kind::Bool),
 ];
 
+/// For a kebab-case setting name given as a command-line flag: `None` when
+/// pacquet does not read it, `Some(false)` for a boolean (a bare flag),
+/// `Some(true)` when it takes a value.
+pub fn flag_takes_value(kebab: &str) -> Option<bool> {
+    let kind = kind_of(&to_camel(kebab))?;
+    Some(!matches!(kind, Kind::Bool | Kind::BoolOrObject))
+}
+
 /// The kind of a camelCase setting, or `None` if unknown.
 pub fn kind_of(camel: &str) -> Option<Kind> {
     SETTINGS

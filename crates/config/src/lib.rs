@@ -36,6 +36,7 @@ pub use dirs::{cache_dir, config_dir, pnpm_home_dir, state_dir};
 pub use enums::{HoistingLimits, NodeLinker, PackageImportMethod};
 pub use env_replace::env_replace;
 pub use error::ConfigError;
+pub use keys::flag_takes_value;
 pub use load::{default_network_concurrency, load};
 pub use npmrc::parse_ini;
 pub use options::{CliOverrides, LoadOptions};

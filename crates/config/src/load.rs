@@ -71,13 +71,22 @@ pub fn load(opts: &LoadOptions) -> Result<Config, ConfigError> {
         workspace_root,
         config_dir,
     );
-    Ok(resolve_settings(
-        opts,
-        &layers,
-        locations,
-        registries,
-        credentials,
-    ))
+    let mut config = resolve_settings(opts, &layers, locations, registries, credentials);
+    // pnpm 12.21 turns `preferSymlinkedExecutables` on for a hoisted
+    // `nodeLinker`, except one given with the `--node-linker` flag (checked:
+    // that writes shims, `--config.node-linker=hoisted` symlinks).
+    let without_cli = Layers {
+        layers: layers.layers[1..].to_vec(),
+    };
+    let linker = if opts.cli.node_linker_flag {
+        parsed(&without_cli, "nodeLinker", NodeLinker::parse)
+    } else {
+        config.node_linker
+    };
+    config.symlinked_executables = config
+        .prefer_symlinked_executables
+        .unwrap_or(linker == NodeLinker::Hoisted);
+    Ok(config)
 }
 
 /// Settings pnpm 12 reads as enumerations: it refuses any other value while
@@ -207,6 +216,7 @@ fn resolve_settings(
         enable_modules_dir: layers.bool("enableModulesDir", true),
         extend_node_path: layers.bool("extendNodePath", true),
         prefer_symlinked_executables: layers.opt_bool("preferSymlinkedExecutables"),
+        symlinked_executables: false,
         enable_global_virtual_store: layers.bool("enableGlobalVirtualStore", false),
         global_virtual_store_dir: global_virtual_store_dir(layers, opts, &locations),
         modules_cache_max_age: layers.u64("modulesCacheMaxAge", 10080),

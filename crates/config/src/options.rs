@@ -44,4 +44,8 @@ pub struct CliOverrides {
     pub prod: bool,
     /// `--dev`: dev dependencies only.
     pub dev: bool,
+    /// `nodeLinker` came from the `--node-linker` flag, which in pnpm 12.21
+    /// does not turn `preferSymlinkedExecutables` on (`--config.node-linker`
+    /// does).
+    pub node_linker_flag: bool,
 }

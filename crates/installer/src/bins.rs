@@ -13,7 +13,7 @@ use pacquet_bins::{BinSource, link_bins};
 use rayon::prelude::*;
 use serde_json::Value;
 
-use pacquet_config::{Config, NodeLinker};
+use pacquet_config::Config;
 use pacquet_planner::{
     DirectTarget, FetchSource, Layout, LinkOwner, Plan, PlanOptions, layout::join,
 };
@@ -49,20 +49,22 @@ pub struct BinStyle {
     /// `preferSymlinkedExecutables` (default: on in the hoisted layout):
     /// symlinks to the bin files instead of shims.
     pub symlinks: bool,
-    /// Shims carry `NODE_PATH` (`extendNodePath`, off with `symlinks`).
+    /// Shims carry `NODE_PATH` (`extendNodePath`; off with `symlinks` or
+    /// without hoisting).
     pub extend_node_path: bool,
 }
 
 impl BinStyle {
     pub fn from_config(config: &Config) -> Self {
-        let symlinks = config
-            .prefer_symlinked_executables
-            .unwrap_or(config.node_linker == NodeLinker::Hoisted);
+        let symlinks = config.symlinked_executables;
         BinStyle {
             symlinks,
             // With symlinked bins, the shims pnpm 12 still writes (for
-            // linked projects) carry no `NODE_PATH` either.
-            extend_node_path: config.extend_node_path && !symlinks,
+            // linked projects) carry no `NODE_PATH` either; nor does any
+            // shim with hoisting off (`hoist: false`, checked with 12.21).
+            extend_node_path: config.extend_node_path
+                && !symlinks
+                && !config.hoist_pattern.is_empty(),
         }
     }
 }

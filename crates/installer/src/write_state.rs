@@ -237,6 +237,15 @@ pub fn settings(config: &Config, store_dir: &str) -> WorkspaceStateSettings {
             "libc": archs.libc,
         }));
     }
+    // Recorded, absolute, when not the default (checked with pnpm 12.21).
+    let default_vsd = config
+        .workspace_root
+        .join(&config.modules_dir)
+        .join(".pnpm");
+    if config.virtual_store_dir != default_vsd {
+        let vsd = config.virtual_store_dir.to_string_lossy();
+        s.extra.insert("virtualStoreDir".into(), json!(vsd));
+    }
     // Recorded only when off (checked with pnpm 12.21).
     if !config.extend_node_path {
         s.extra.insert("extendNodePath".into(), json!(false));

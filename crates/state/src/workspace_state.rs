@@ -115,7 +115,10 @@ impl WorkspaceStateSettings {
         m.insert("dev".into(), json!(self.dev));
         let links = self.exclude_links_from_lockfile;
         m.insert("excludeLinksFromLockfile".into(), json!(links));
-        m.insert("hoistPattern".into(), json!(self.hoist_pattern));
+        // Not recorded with hoisting off (checked with pnpm 12.21).
+        if !self.hoist_pattern.is_empty() {
+            m.insert("hoistPattern".into(), json!(self.hoist_pattern));
+        }
         let hoist_ws = self.hoist_workspace_packages;
         m.insert("hoistWorkspacePackages".into(), json!(hoist_ws));
         let inject = self.inject_workspace_packages;

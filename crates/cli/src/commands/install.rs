@@ -42,6 +42,7 @@ pub fn run(
             config: install_config(cli, args),
             prod: args.prod,
             dev: args.dev,
+            node_linker_flag: cli.node_linker_flag,
         },
     };
     let config = pacquet_config::load(&options)
