@@ -144,11 +144,20 @@ fn workspace_peer_conflicts_match_pnpm() {
     same_tree_as_pnpm("workspace-peers");
 }
 
-/// A project injected into one project (a `file:` copy) and linked into
-/// another.
+/// Projects injected into one project (`file:` copies, written to
+/// `injectedDeps` sorted by directory) and linked into another, with
+/// `packageExtensions` recorded in the workspace state.
 #[test]
 fn injected_project_matches_pnpm() {
     same_tree_as_pnpm("injected");
+}
+
+/// `autoInstallPeers: false`: a peer found at the workspace root gets no
+/// command in the project, and a package whose peer is a workspace project
+/// gets none of the project's commands in its own `node_modules/.bin`.
+#[test]
+fn peers_on_links_match_pnpm() {
+    same_tree_as_pnpm("peer-links");
 }
 
 /// The bins of auto-installed peers of direct dependencies go into the

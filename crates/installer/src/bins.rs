@@ -52,6 +52,8 @@ pub struct BinStyle {
     /// Shims carry `NODE_PATH` (`extendNodePath`; off with `symlinks` or
     /// without hoisting).
     pub extend_node_path: bool,
+    /// `autoInstallPeers`: the bins of auto-installed peers are linked.
+    pub auto_install_peers: bool,
 }
 
 impl BinStyle {
@@ -65,6 +67,7 @@ impl BinStyle {
             extend_node_path: config.extend_node_path
                 && !symlinks
                 && !config.hoist_pattern.is_empty(),
+            auto_install_peers: config.auto_install_peers,
         }
     }
 }
@@ -247,8 +250,11 @@ impl Bins<'_> {
             let offer = match (link.target_slot, link.owner) {
                 (Some(t), owner) => self.slot_offer(t, matches!(owner, LinkOwner::Importer(_))),
                 // pnpm links no bins of workspace projects hoisted into the
-                // virtual store (checked with the workspace fixture).
-                (None, LinkOwner::PrivateHoist) => None,
+                // virtual store (checked with the workspace fixture), nor
+                // into a package's own `node_modules/.bin` when a dependency
+                // of it is a workspace project (vite's plugins peer-depending
+                // on `vite@packages+vite`, benchmarks/compat-real).
+                (None, LinkOwner::PrivateHoist | LinkOwner::Slot(_)) => None,
                 (None, _) => linked_project_offer(
                     self.root,
                     &link.path,
@@ -278,8 +284,13 @@ impl Bins<'_> {
     /// in its `node_modules` (alotta: `webpack`, a peer of `babel-loader`).
     /// Optional peers are never auto-installed, so their bins are not
     /// linked even when the graph satisfies them (`jiti`, an optional peer
-    /// of eslint 9, next to tailwindcss 3).
+    /// of eslint 9, next to tailwindcss 3). With `autoInstallPeers: false`
+    /// none is (vite's `docs` gets no `tsc` from vue-tsc's peer,
+    /// benchmarks/compat-real).
     fn add_peer_offers(&self, importer_offers: &mut [Vec<Offer>]) {
+        if !self.style.auto_install_peers {
+            return;
+        }
         for (k, importer) in self.plan.importers.iter().enumerate() {
             let direct: HashSet<&str> = importer.direct.iter().map(|d| d.alias.as_str()).collect();
             let mut offered = HashSet::new();

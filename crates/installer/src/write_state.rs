@@ -281,6 +281,11 @@ pub fn settings(config: &Config, store_dir: &str) -> WorkspaceStateSettings {
         s.extra
             .insert("overrides".into(), json!(recorded_overrides(config)));
     }
+    // As written (checked with pnpm 12.21 on vite, benchmarks/compat-real).
+    if let Some(extensions) = &config.package_extensions {
+        s.extra
+            .insert("packageExtensions".into(), extensions.clone());
+    }
     // Paths as configured (checked with pnpm 12.21, docs/layout.md §9).
     if !config.patched_dependencies.is_empty() {
         let patches = json!(config.patched_dependencies);
@@ -314,6 +319,8 @@ fn injected_deps(plan: &Plan) -> indexmap::IndexMap<String, Vec<String>> {
                 .push(slot.package_dir.clone());
         }
     }
+    // pnpm 12 writes the directories sorted (vite, benchmarks/compat-real).
+    out.sort_unstable_keys();
     out
 }
 

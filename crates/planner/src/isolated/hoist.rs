@@ -28,6 +28,10 @@ pub(crate) struct HoistInput<'a, 'g, 'm> {
     pub workspace_projects: Vec<(&'a str, &'a str)>,
     /// Aliases of the root importer's direct deps.
     pub root_aliases: Vec<&'a str>,
+    /// Those of them that are packages, not `link:`s: a workspace project of
+    /// the same name is not hoisted (pnpm 12.21; a root `link:` to the
+    /// project itself does not hold it back).
+    pub root_package_aliases: Vec<&'a str>,
     /// `.pnpm` directory name per node (sort key within a depth).
     pub dir_names: &'a [String],
     pub public: &'m Matcher,
@@ -66,7 +70,19 @@ pub(crate) fn hoist<'a>(input: HoistInput<'a, '_, '_>) -> Vec<(Candidate<'a>, &'
         }
         Some((Candidate::Node(child), alias, kind))
     };
-    for (alias, child) in input.root_children {
+    // Direct dependencies named like a workspace project come first, in the
+    // projects' order (pnpm 12; tailwindcss's `playgrounds/v3` depends on
+    // `tailwindcss@3` while `packages/tailwindcss` is the project).
+    let mut root_children = input.root_children;
+    let rank = |alias: &str| {
+        input
+            .workspace_projects
+            .iter()
+            .position(|(name, _)| *name == alias)
+            .unwrap_or(usize::MAX)
+    };
+    root_children.sort_by_key(|(alias, _)| rank(alias));
+    for (alias, child) in root_children {
         if let Some(record) = consider(alias, child, &mut taken) {
             recorded.insert(alias.to_lowercase());
             out.push(record);
@@ -74,7 +90,12 @@ pub(crate) fn hoist<'a>(input: HoistInput<'a, '_, '_>) -> Vec<(Candidate<'a>, &'
     }
     for (name, id) in input.workspace_projects {
         let Some(kind) = kind_of(name) else { continue };
-        if recorded.contains(&name.to_lowercase()) {
+        if recorded.contains(&name.to_lowercase())
+            || input
+                .root_package_aliases
+                .iter()
+                .any(|a| a.eq_ignore_ascii_case(name))
+        {
             continue;
         }
         taken.insert(name.to_lowercase());

@@ -155,19 +155,29 @@ struct Hoisting<'a, 'l> {
 impl<'a> Hoisting<'a, '_> {
     /// `hoistedDependencies` records, in pnpm's order.
     fn decide(&self, opts: &PlanOptions) -> Vec<(Candidate<'a>, &'a str, HoistKind)> {
+        // One project per name: of projects sharing a name, the last one
+        // takes the first one's place (pnpm 12 collects them into a map by
+        // name; vitest has three projects of one name, benchmarks/compat-real).
         let workspace_projects = if opts.hoist_workspace_packages {
-            super::select::hoistable_projects(self.selections)
-                .filter_map(|s| Some((s.name.as_deref()?, s.id.as_str())))
-                .collect()
+            let by_name: indexmap::IndexMap<&str, &str> =
+                super::select::hoistable_projects(self.selections)
+                    .filter_map(|s| Some((s.name.as_deref()?, s.id.as_str())))
+                    .collect();
+            by_name.into_iter().collect()
         } else {
             Vec::new()
         };
-        let root_aliases = self
-            .selections
-            .iter()
-            .zip(self.importer_edges)
-            .filter(|(s, _)| s.id == ".")
-            .flat_map(|(_, edges)| edges.iter().map(|(_, alias, _)| *alias))
+        let root_edges = || {
+            self.selections
+                .iter()
+                .zip(self.importer_edges)
+                .filter(|(s, _)| s.id == ".")
+                .flat_map(|(_, edges)| edges.iter())
+        };
+        let root_aliases = root_edges().map(|(_, alias, _)| *alias).collect();
+        let root_package_aliases = root_edges()
+            .filter(|(_, _, edge)| matches!(edge, super::graph::Edge::Node(_)))
+            .map(|(_, alias, _)| *alias)
             .collect();
         let public = Matcher::new(&opts.public_hoist_pattern);
         let private = Matcher::new(&opts.hoist_pattern);
@@ -177,6 +187,7 @@ impl<'a> Hoisting<'a, '_> {
             root_children: self.root_children(),
             workspace_projects,
             root_aliases,
+            root_package_aliases,
             dir_names: self.dir_names,
             public: &public,
             private: &private,

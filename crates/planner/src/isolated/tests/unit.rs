@@ -436,3 +436,73 @@ snapshots:
     let plan = plan(&lockfile, &opts).unwrap();
     assert_eq!(plan.skipped, vec!["tool-linux-x64-musl@1.0.0".to_owned()]);
 }
+
+/// `hoistedDependencies` order in a workspace: a direct dependency named
+/// like a workspace project is considered first (tailwindcss), and of
+/// projects sharing a name only the last is hoisted, in the first one's
+/// place (vitest).
+#[test]
+fn workspace_names_order_the_hoisted_dependencies() {
+    let text = "lockfileVersion: '9.0'
+
+importers:
+
+  .: {}
+
+  packages/tw: {}
+
+  play:
+    dependencies:
+      c:
+        specifier: 1.0.0
+        version: 1.0.0
+      tw:
+        specifier: 1.0.0
+        version: 1.0.0
+
+  x1: {}
+
+  x2: {}
+
+packages:
+
+  c@1.0.0:
+    resolution: {integrity: sha512-c}
+
+  tw@1.0.0:
+    resolution: {integrity: sha512-tw}
+
+snapshots:
+
+  c@1.0.0: {}
+
+  tw@1.0.0: {}
+";
+    let lockfile = Lockfile::parse(text, std::path::Path::new("pnpm-lock.yaml")).unwrap();
+    let mut opts = PlanOptions::new(host(), &url);
+    opts.importers = [
+        (".", None),
+        ("packages/tw", Some("tw")),
+        ("play", Some("play")),
+        ("x1", Some("dup")),
+        ("x2", Some("dup")),
+    ]
+    .into_iter()
+    .map(|(id, name)| crate::ImporterSelection::new(id, name))
+    .collect();
+    let plan = plan(&lockfile, &opts).unwrap();
+    let records: Vec<String> = plan
+        .hoisted
+        .iter()
+        .map(|h| format!("{:?} {}", h.target, h.alias))
+        .collect();
+    assert_eq!(
+        records,
+        [
+            "Slot(1) tw",
+            "Slot(0) c",
+            "Importer(\"play\") play",
+            "Importer(\"x2\") dup",
+        ]
+    );
+}
