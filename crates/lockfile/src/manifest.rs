@@ -65,11 +65,15 @@ impl ProjectManifest {
                 _ => IndexMap::new(),
             }
         };
+        let mut dev_dependencies = deps("devDependencies");
+        for (name, spec) in runtime_dependencies(value) {
+            dev_dependencies.entry(name).or_insert(spec);
+        }
         ProjectManifest {
             name: string(value.get("name")),
             version: string(value.get("version")),
             dependencies: deps("dependencies"),
-            dev_dependencies: deps("devDependencies"),
+            dev_dependencies,
             optional_dependencies: deps("optionalDependencies"),
             peer_dependencies: deps("peerDependencies"),
             dependencies_meta: value
@@ -94,4 +98,24 @@ impl ProjectManifest {
             && self.optional_dependencies.is_empty()
             && self.peer_dependencies.is_empty())
     }
+}
+
+/// `devEngines.runtime` entries with `onFail: download` are development
+/// dependencies on the runtime (`node: runtime:26.7.0`), as pnpm 12 records
+/// them in the importer (the pnpm repository, benchmarks/compat-real).
+fn runtime_dependencies(manifest: &Value) -> Vec<(String, String)> {
+    let entries = match manifest.pointer("/devEngines/runtime") {
+        Some(Value::Array(list)) => list.iter().collect(),
+        Some(entry @ Value::Object(_)) => vec![entry],
+        _ => Vec::new(),
+    };
+    entries
+        .into_iter()
+        .filter(|e| e.get("onFail").and_then(Value::as_str) == Some("download"))
+        .filter_map(|e| {
+            let name = e.get("name")?.as_str()?;
+            let version = e.get("version")?.as_str()?;
+            Some((name.to_owned(), format!("runtime:{version}")))
+        })
+        .collect()
 }

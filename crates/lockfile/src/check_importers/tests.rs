@@ -328,3 +328,19 @@ fn hosted_git_spellings_are_equivalent() {
     let short = manifest(r#"{"dependencies":{"is-negative":"github:kevva/is-negative#1d7e288"}}"#);
     assert!(check_importers(&lf, &[(".", &short)], &opts).is_err());
 }
+
+/// `devEngines.runtime` with `onFail: download` is a development dependency
+/// on the runtime, as pnpm 12 records it in the importer.
+#[test]
+fn a_downloaded_runtime_is_a_dev_dependency() {
+    let m = manifest(
+        r#"{"devEngines":{"runtime":{"name":"node","version":"26.7.0","onFail":"download"}}}"#,
+    );
+    assert_eq!(
+        m.dev_dependencies.get("node").map(String::as_str),
+        Some("runtime:26.7.0")
+    );
+    let m =
+        manifest(r#"{"devEngines":{"runtime":[{"name":"node","version":"26","onFail":"error"}]}}"#);
+    assert!(m.dev_dependencies.is_empty());
+}
