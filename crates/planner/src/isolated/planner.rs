@@ -196,28 +196,22 @@ impl<'a> Hoisting<'a, '_> {
 
     /// Per importer `{...devDependencies, ...dependencies, ...optional}`,
     /// as pnpm builds the pseudo-entry (a workspace project's dev deps come
-    /// before its prod deps in `hoistedDependencies`). An alias keeps the
-    /// place of its first appearance, even as a `link:`, and takes the first
-    /// snapshot any importer gives it (a workspace package linked in one
-    /// project and injected in another hoists first).
+    /// before its prod deps in `hoistedDependencies`). An alias takes the
+    /// place and the snapshot of its first appearance as a package (`hoist`
+    /// then moves the names of workspace projects first).
     fn root_children(&self) -> Vec<(&'a str, usize)> {
-        let mut children: IndexMap<&str, Option<usize>> = IndexMap::new();
+        // `link:`s take no place: an alias first linked and later a package
+        // sits where the package comes (vitest's `@vitest/cjs-lib`).
+        let mut children: IndexMap<&str, usize> = IndexMap::new();
         for edges in self.importer_edges {
             for group in ENTRY_ORDER {
                 for (g, alias, edge) in edges {
-                    if *g != group {
-                        continue;
-                    }
-                    let slot = children.entry(alias).or_insert(None);
-                    if let (None, Edge::Node(i)) = (*slot, edge) {
-                        *slot = Some(*i);
+                    if let (true, Edge::Node(i)) = (*g == group, edge) {
+                        children.entry(alias).or_insert(*i);
                     }
                 }
             }
         }
-        children
-            .into_iter()
-            .filter_map(|(alias, node)| Some((alias, node?)))
-            .collect()
+        children.into_iter().collect()
     }
 }

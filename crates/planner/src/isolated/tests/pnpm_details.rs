@@ -117,8 +117,10 @@ fn a_projects_dev_dependencies_are_hoisted_before_its_dependencies() {
     assert_eq!(aliases, vec!["@types/react", "react"]);
 }
 
-/// `core` is linked in `packages/a` and injected in `packages/b`: it hoists
-/// in the place of its first appearance, before `a`'s registry deps.
+/// `core` is linked in `packages/a` and injected in `packages/b`: a link
+/// takes no place among the direct dependencies, but `core` is the name of
+/// a workspace project, so it hoists first, before `a`'s registry deps
+/// (benchmarks/compat-projects/mono).
 const LINKED_THEN_INJECTED: &str = "lockfileVersion: '9.0'
 
 importers:
@@ -158,12 +160,30 @@ snapshots:
 ";
 
 #[test]
-fn an_alias_hoists_where_it_first_appears_even_as_a_link() {
-    let plan = plan(
+fn a_direct_dependency_named_like_a_project_hoists_first() {
+    let mut opts = PlanOptions::new(host(), &url);
+    opts.importers = [
+        (".", None),
+        ("packages/a", Some("a")),
+        ("packages/b", Some("b")),
+        ("packages/core", Some("core")),
+    ]
+    .into_iter()
+    .map(|(id, name)| crate::ImporterSelection::new(id, name))
+    .collect();
+    let plan = plan(&parse(LINKED_THEN_INJECTED), &opts).unwrap();
+    let aliases: Vec<&str> = plan.hoisted.iter().map(|h| h.alias.as_str()).collect();
+    assert_eq!(&aliases[..2], ["core", "zed"]);
+    // Without project names, the link takes no place: `zed` comes first.
+    let plan = plan_without_names();
+    let aliases: Vec<&str> = plan.hoisted.iter().map(|h| h.alias.as_str()).collect();
+    assert_eq!(&aliases[..2], ["zed", "core"]);
+}
+
+fn plan_without_names() -> crate::Plan {
+    plan(
         &parse(LINKED_THEN_INJECTED),
         &PlanOptions::new(host(), &url),
     )
-    .unwrap();
-    let aliases: Vec<&str> = plan.hoisted.iter().map(|h| h.alias.as_str()).collect();
-    assert_eq!(&aliases[..2], ["core", "zed"]);
+    .unwrap()
 }
