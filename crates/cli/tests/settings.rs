@@ -43,6 +43,19 @@ fn only_unrecognized_workspace_settings_are_warned_about() {
     }
 }
 
+/// `install --frozen-lockfile` by `side` (`pnpm` or `pacquet`): its output
+/// and everything it printed.
+fn install_as(side: &str, env: &PnpmEnv, project: &Path) -> (std::process::Output, String) {
+    let args = ["install", "--frozen-lockfile"];
+    let out = if side == "pnpm" {
+        env.run(project, &args)
+    } else {
+        support::pacquet(env, project, &args)
+    };
+    let all = format!("{}{}", String::from_utf8_lossy(&out.stdout), stderr(&out));
+    (out, all)
+}
+
 /// A setting of the wrong type in `pnpm-workspace.yaml` is refused by both
 /// tools before anything is written (unocss's `minimumReleaseAge: false`);
 /// scalars that convert are accepted by both.
@@ -64,12 +77,7 @@ fn mistyped_workspace_settings_are_refused_like_pnpm() {
             let mut text = std::fs::read_to_string(&settings).unwrap_or_default();
             text.push_str(&format!("\n{line}\n"));
             std::fs::write(&settings, text).unwrap();
-            let out = if side == "pnpm" {
-                env.run(&project, &["install", "--frozen-lockfile"])
-            } else {
-                support::pacquet(&env, &project, &["install", "--frozen-lockfile"])
-            };
-            let all = format!("{}{}", String::from_utf8_lossy(&out.stdout), stderr(&out));
+            let (out, all) = install_as(side, &env, &project);
             if refused {
                 assert_eq!(out.status.code(), Some(1), "{side} {line}: {all}");
                 assert!(
@@ -104,12 +112,7 @@ fn project_engines_are_checked_like_pnpm() {
                 serde_json::from_str(&std::fs::read_to_string(&manifest_path).unwrap()).unwrap();
             manifest["engines"] = serde_json::from_str(engines).unwrap();
             std::fs::write(&manifest_path, manifest.to_string()).unwrap();
-            let out = if side == "pnpm" {
-                env.run(&project, &["install", "--frozen-lockfile"])
-            } else {
-                support::pacquet(&env, &project, &["install", "--frozen-lockfile"])
-            };
-            let all = format!("{}{}", String::from_utf8_lossy(&out.stdout), stderr(&out));
+            let (out, all) = install_as(side, &env, &project);
             let flat: String = all
                 .split_whitespace()
                 .filter(|w| *w != "│")
