@@ -68,6 +68,20 @@ fn pnp_node_linker_is_refused_before_anything_is_written() {
 }
 
 #[test]
+fn the_global_virtual_store_is_refused_before_anything_is_written() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let (env, project) = setup(&registry, tmp.path(), "basic");
+    let settings = project.join("pnpm-workspace.yaml");
+    let mut text = std::fs::read_to_string(&settings).unwrap_or_default();
+    text.push_str("\nenableGlobalVirtualStore: true\n");
+    std::fs::write(&settings, text).unwrap();
+    let out = pacquet(&env, &project, &["install", "--frozen-lockfile"]);
+    assert_fails_with(&out, "ERR_PACQUET_UNSUPPORTED_GLOBAL_VIRTUAL_STORE");
+    assert!(!project.join("node_modules").exists());
+}
+
+#[test]
 fn broken_yaml_is_broken_lockfile() {
     let registry = Registry::start_fixtures();
     let tmp = tempfile::tempdir().unwrap();

@@ -97,6 +97,15 @@ pub enum InstallError {
     )]
     UnsupportedNodeLinker { linker: &'static str },
 
+    #[error("enableGlobalVirtualStore: true is not supported")]
+    #[diagnostic(
+        code(ERR_PACQUET_UNSUPPORTED_GLOBAL_VIRTUAL_STORE),
+        help(
+            "pacquet does not build the global virtual store yet; remove `enableGlobalVirtualStore` from the settings or install this project with pnpm."
+        )
+    )]
+    UnsupportedGlobalVirtualStore,
+
     #[error(transparent)]
     #[diagnostic(transparent)]
     Patch(#[from] pacquet_patching::PatchError),

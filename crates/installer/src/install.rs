@@ -51,6 +51,11 @@ pub fn install(
             linker: config.node_linker.as_str(),
         });
     }
+    // Building the isolated layout instead would give a tree pnpm 12 sees
+    // as another layout.
+    if config.enable_global_virtual_store {
+        return Err(InstallError::UnsupportedGlobalVirtualStore);
+    }
     let modules_dir = config.workspace_root.join(&config.modules_dir);
     if up_to_date::is_up_to_date(config, &modules_dir, &config.virtual_store_dir)
         && let Some(recorded) = verify::recorded_verification(config)
