@@ -77,6 +77,8 @@ fn init_tracing(reporter: Reporter) {
         Reporter::Silent => "error",
         _ => "warn",
     };
+    // rustls logs each failed handshake; the install's own error says it.
+    let default = format!("{default},rustls=off");
     let filter = EnvFilter::try_from_env("PACQUET_LOG").unwrap_or_else(|_| EnvFilter::new(default));
     let _ = fmt()
         .with_env_filter(filter)

@@ -97,6 +97,13 @@ pub enum InstallError {
     )]
     UnsupportedNodeLinker { linker: &'static str },
 
+    #[error("Invalid {key}: {reason}")]
+    #[diagnostic(
+        code(ERR_PACQUET_NETWORK_SETTING),
+        help("Fix the setting in .npmrc, pnpm-workspace.yaml or the environment.")
+    )]
+    NetworkSetting { key: &'static str, reason: String },
+
     #[error("enableGlobalVirtualStore: true is not supported")]
     #[diagnostic(
         code(ERR_PACQUET_UNSUPPORTED_GLOBAL_VIRTUAL_STORE),

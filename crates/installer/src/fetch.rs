@@ -92,7 +92,7 @@ fn fill_store(
     }
     let authorize = |url: &str, name: Option<&str>| config.authorization_for(url, name);
     let fetcher = pacquet_sources::Downloader::new(
-        settings::fetcher_options(config),
+        settings::fetcher_options(config)?,
         &authorize,
         config.workspace_root.clone(),
     );

@@ -9,7 +9,9 @@ use pacquet_planner::{
     HostPlatform, ImporterSelection, IncludedGroups, Layout, PlanOptions, layout::relative_path,
 };
 use pacquet_scripts::BuildPolicy;
-use pacquet_tarball::FetcherOptions;
+use pacquet_tarball::{FetcherOptions, NetworkOptions};
+
+use crate::InstallError;
 
 use crate::gates::Project;
 use pacquet_lockfile::{Lockfile, PatchSelectors};
@@ -67,8 +69,8 @@ pub fn plan_options<'a>(
 
 /// The downloader's network settings (pnpm's `fetch*` and
 /// `networkConcurrency`).
-pub fn fetcher_options(config: &Config) -> FetcherOptions {
-    FetcherOptions {
+pub fn fetcher_options(config: &Config) -> Result<FetcherOptions, InstallError> {
+    Ok(FetcherOptions {
         network_concurrency: config.network_concurrency.max(1),
         retries: config.fetch_retries,
         retry_factor: config.fetch_retry_factor.max(1.0) as u32,
@@ -76,7 +78,40 @@ pub fn fetcher_options(config: &Config) -> FetcherOptions {
         retry_max_timeout: Duration::from_millis(config.fetch_retry_maxtimeout),
         fetch_timeout: Duration::from_millis(config.fetch_timeout),
         user_agent: format!("pacquet/{} npm/? node/?", env!("CARGO_PKG_VERSION")),
+        network: network_options(config)?,
+    })
+}
+
+/// Proxies, TLS trust and local address (docs/settings.md §2.2).
+fn network_options(config: &Config) -> Result<NetworkOptions, InstallError> {
+    let invalid = |key: &'static str, reason: String| InstallError::NetworkSetting { key, reason };
+    let mut ca = Vec::new();
+    if let Some(pem) = &config.ca {
+        // `.npmrc` writes newlines in a `ca` value as `\n`.
+        ca.push(pem.replace("\\n", "\n"));
     }
+    if let Some(path) = &config.cafile {
+        let path = config.workspace_root.join(path);
+        let pem = std::fs::read_to_string(&path)
+            .map_err(|e| invalid("cafile", format!("{}: {e}", path.display())))?;
+        ca.push(pem);
+    }
+    let local_address = config
+        .local_address
+        .as_deref()
+        .map(|a| {
+            a.parse()
+                .map_err(|e| invalid("localAddress", format!("{a:?}: {e}")))
+        })
+        .transpose()?;
+    Ok(NetworkOptions {
+        https_proxy: config.https_proxy.as_ref().map(|s| s.0.clone()),
+        http_proxy: config.http_proxy.as_ref().map(|s| s.0.clone()),
+        no_proxy: config.no_proxy.clone(),
+        strict_ssl: config.strict_ssl,
+        ca,
+        local_address,
+    })
 }
 
 /// The patches `lockfile` recorded, for planning its layout without

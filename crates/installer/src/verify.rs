@@ -51,7 +51,7 @@ pub(crate) fn verify_lockfile(
         policy: &policy,
         cache_dir: &config.cache_dir,
         registries: &registries,
-        fetcher: settings::fetcher_options(config),
+        fetcher: settings::fetcher_options(config)?,
         offline: config.offline,
     };
     let verified = runtime

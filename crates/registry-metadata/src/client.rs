@@ -146,6 +146,9 @@ impl Client<'_> {
                     MetadataError::HttpStatus { url, status }
                 }
                 TarballError::Fetch { url, reason } => MetadataError::Fetch { url, reason },
+                TarballError::UntrustedCertificate { url, reason } => {
+                    MetadataError::UntrustedCertificate { url, reason }
+                }
                 other => MetadataError::Fetch {
                     url: req.url.to_owned(),
                     reason: other.to_string(),

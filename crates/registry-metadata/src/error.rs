@@ -20,6 +20,15 @@ pub enum MetadataError {
     #[diagnostic(code(ERR_PNPM_META_FETCH_FAIL))]
     Fetch { url: String, reason: String },
 
+    #[error("GET {url}: {reason}")]
+    #[diagnostic(
+        code(ERR_PNPM_META_FETCH_FAIL),
+        help(
+            "The registry's TLS certificate is not trusted. If it is signed by a private CA, point `cafile` (or `ca`) at that CA in .npmrc; `strict-ssl=false` turns verification off."
+        )
+    )]
+    UntrustedCertificate { url: String, reason: String },
+
     #[error("The metadata of {name} from {url} is not valid JSON: {reason}")]
     #[diagnostic(code(ERR_PNPM_META_FETCH_FAIL))]
     Invalid {

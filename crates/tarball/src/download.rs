@@ -11,6 +11,8 @@ use tokio::sync::Semaphore;
 
 use crate::{FetcherOptions, TarballError, integrity, retry};
 
+mod network;
+
 /// Largest up-front buffer reservation from a `Content-Length` header, so a
 /// lying server cannot make us allocate gigabytes before sending anything.
 const MAX_PREALLOCATION: u64 = 64 << 20;
@@ -64,11 +66,12 @@ pub struct Fetcher {
 
 impl Fetcher {
     pub fn new(opts: FetcherOptions) -> Result<Fetcher, TarballError> {
-        let client = reqwest::Client::builder()
+        let builder = reqwest::Client::builder()
             .user_agent(opts.user_agent.clone())
             .connect_timeout(opts.fetch_timeout)
-            .read_timeout(opts.fetch_timeout)
-            .build()
+            .read_timeout(opts.fetch_timeout);
+        let client = network::apply(builder, &opts.network)
+            .and_then(|b| b.build())
             .map_err(|e| TarballError::Client {
                 reason: error_chain(&e),
             })?;
@@ -154,9 +157,14 @@ impl Fetcher {
                 Ok(value)
             })
             .transpose()?;
-        let fetch_error = |e: reqwest::Error| TarballError::Fetch {
-            url: shown_url(req.url),
-            reason: error_chain(&e.without_url()),
+        let fetch_error = |e: reqwest::Error| {
+            let url = shown_url(req.url);
+            let reason = error_chain(&e.without_url());
+            if reason.contains("invalid peer certificate") {
+                TarballError::UntrustedCertificate { url, reason }
+            } else {
+                TarballError::Fetch { url, reason }
+            }
         };
         // A request that gets no response at all (timeout, connection closed
         // or refused) is sent again right away within the attempt, as pnpm

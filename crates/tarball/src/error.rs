@@ -25,6 +25,16 @@ pub enum TarballError {
     #[diagnostic(code(ERR_PNPM_TARBALL_FETCH_TARBALL))]
     Fetch { url: String, reason: String },
 
+    /// pnpm 12 reports this as any failed fetch; the help is pacquet's.
+    #[error("Failed to fetch {url}: {reason}")]
+    #[diagnostic(
+        code(ERR_PNPM_TARBALL_FETCH_TARBALL),
+        help(
+            "The registry's TLS certificate is not trusted. If it is signed by a private CA, point `cafile` (or `ca`) at that CA in .npmrc; `strict-ssl=false` turns verification off."
+        )
+    )]
+    UntrustedCertificate { url: String, reason: String },
+
     #[error("The integrity {integrity:?} of {package_id} is not a valid SRI string")]
     #[diagnostic(
         code(ERR_PACQUET_TARBALL_BAD_INTEGRITY),

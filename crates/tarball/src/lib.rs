@@ -20,4 +20,4 @@ pub use download::{Conditional, DownloadRequest, Fetcher, Validators};
 pub use error::TarballError;
 pub use extract::{ExtractLimits, extract_to_store};
 pub use manifest::{bundled_manifest, requires_build};
-pub use options::FetcherOptions;
+pub use options::{FetcherOptions, NetworkOptions};

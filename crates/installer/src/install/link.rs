@@ -59,7 +59,7 @@ pub(super) fn link_packages(
     };
     let authorize = |url: &str, name: Option<&str>| config.authorization_for(url, name);
     let downloader = Downloader::new(
-        settings::fetcher_options(config),
+        settings::fetcher_options(config)?,
         &authorize,
         root.to_owned(),
     );

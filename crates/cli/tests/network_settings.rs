@@ -1,0 +1,285 @@
+//! Network settings against pnpm 12: a registry whose host name no resolver
+//! knows, reachable only through a forward proxy on loopback (`proxy`), and
+//! a TLS registry signed by a private CA (`cafile`, `ca`, `strict-ssl`).
+
+mod support;
+
+use std::{
+    io::{self, BufRead, BufReader, Read, Write},
+    net::{TcpListener, TcpStream},
+    path::{Path, PathBuf},
+    sync::{
+        Arc,
+        atomic::{AtomicUsize, Ordering},
+    },
+};
+
+use pacquet_testing::{DiffOptions, PnpmEnv, Registry, assert_trees_equal, prepare_project};
+use support::{pacquet, pacquet_install_ok, stderr};
+
+/// A forward proxy for absolute-URI `GET`s that sends every host to
+/// 127.0.0.1, one request per connection.
+struct Proxy {
+    url: String,
+    requests: Arc<AtomicUsize>,
+}
+
+fn start_proxy() -> Proxy {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let requests = Arc::new(AtomicUsize::new(0));
+    let count = requests.clone();
+    std::thread::spawn(move || {
+        for conn in listener.incoming().flatten() {
+            let count = count.clone();
+            std::thread::spawn(move || forward(conn, &count));
+        }
+    });
+    Proxy {
+        url: format!("http://127.0.0.1:{port}/"),
+        requests,
+    }
+}
+
+fn forward(client: TcpStream, count: &AtomicUsize) -> io::Result<()> {
+    let mut reader = BufReader::new(client.try_clone()?);
+    let mut line = String::new();
+    reader.read_line(&mut line)?;
+    let mut words = line.split_whitespace();
+    let (method, url) = (words.next().unwrap_or(""), words.next().unwrap_or(""));
+    let rest = url
+        .strip_prefix("http://")
+        .ok_or_else(|| io::Error::other("not an absolute http URL"))?;
+    let (authority, path) = rest.split_once('/').unwrap_or((rest, ""));
+    let port: u16 = authority
+        .rsplit_once(':')
+        .and_then(|(_, p)| p.parse().ok())
+        .unwrap_or(80);
+    let mut upstream = TcpStream::connect(("127.0.0.1", port))?;
+    write!(upstream, "{method} /{path} HTTP/1.1\r\n")?;
+    loop {
+        let mut header = String::new();
+        if reader.read_line(&mut header)? == 0 || header == "\r\n" {
+            break;
+        }
+        let name = header.to_ascii_lowercase();
+        if !name.starts_with("connection:") && !name.starts_with("proxy-connection:") {
+            upstream.write_all(header.as_bytes())?;
+        }
+    }
+    upstream.write_all(b"Connection: close\r\n\r\n")?;
+    count.fetch_add(1, Ordering::SeqCst);
+    io::copy(&mut upstream, &mut (&client))?;
+    Ok(())
+}
+
+#[test]
+fn a_registry_behind_a_proxy_installs_like_pnpm() {
+    let registry = Registry::start_fixtures();
+    let port = registry
+        .url()
+        .rsplit_once(':')
+        .unwrap()
+        .1
+        .trim_end_matches('/')
+        .to_owned();
+    // `.invalid` never resolves (RFC 2606): only the proxy gets there.
+    let hidden = format!("http://registry.invalid:{port}/");
+    let proxy = start_proxy();
+    let tmp = tempfile::tempdir().unwrap();
+    let setup = |side: &str, with_proxy: bool| {
+        let project = tmp.path().join(side).join("project");
+        prepare_project("basic", &project, &hidden);
+        if with_proxy {
+            let npmrc = project.join(".npmrc");
+            let mut text = std::fs::read_to_string(&npmrc).unwrap();
+            text.push_str(&format!("proxy={}\n", proxy.url));
+            std::fs::write(&npmrc, text).unwrap();
+        }
+        let env = PnpmEnv::new(&tmp.path().join(side).join("env"), &hidden);
+        (project, env)
+    };
+
+    let (direct, direct_env) = setup("direct", false);
+    let args = ["install", "--frozen-lockfile", "--config.fetch-retries=0"];
+    let out = pacquet(&direct_env, &direct, &args);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(proxy.requests.load(Ordering::SeqCst), 0);
+
+    let (by_pnpm, pnpm_env) = setup("pnpm", true);
+    pnpm_env.run_ok(&by_pnpm, &["install", "--frozen-lockfile"]);
+    let through_pnpm = proxy.requests.load(Ordering::SeqCst);
+    assert!(through_pnpm > 0, "pnpm 12 went through the proxy");
+
+    let (by_pacquet, env) = setup("pacquet", true);
+    pacquet_install_ok(&env, &by_pacquet, &[]);
+    assert!(
+        proxy.requests.load(Ordering::SeqCst) > through_pnpm,
+        "pacquet went through the proxy"
+    );
+    let opts =
+        DiffOptions::for_installs(&by_pnpm, &pnpm_env.store_dir, &by_pacquet, &env.store_dir);
+    assert_trees_equal(&by_pnpm, &by_pacquet, &opts);
+}
+
+/// `crates/cli/tests/fixtures/tls`: a CA certificate, and a server
+/// certificate it signed for `localhost` and 127.0.0.1 with its key (see
+/// the README there).
+fn tls_fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/tls")
+        .join(name)
+}
+
+/// A TLS front for the plain registry on `upstream`: `https://localhost:<port>/`.
+fn start_tls_front(upstream: u16) -> String {
+    use rustls::pki_types::{CertificateDer, PrivateKeyDer, pem::PemObject};
+    let certs: Vec<CertificateDer<'static>> =
+        CertificateDer::pem_file_iter(tls_fixture("server.pem"))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+    let key = PrivateKeyDer::from_pem_file(tls_fixture("server.key")).unwrap();
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let config = rustls::ServerConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_no_client_auth()
+        .with_single_cert(certs, key)
+        .unwrap();
+    let config = Arc::new(config);
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        for tcp in listener.incoming().flatten() {
+            let config = config.clone();
+            std::thread::spawn(move || {
+                let conn = rustls::ServerConnection::new(config).map_err(io::Error::other)?;
+                let mut tls = rustls::StreamOwned::new(conn, tcp);
+                relay(&mut tls, upstream)?;
+                tls.conn.send_close_notify();
+                tls.flush()
+            });
+        }
+    });
+    format!("https://localhost:{port}/")
+}
+
+/// One `GET` from `client` to the registry on `upstream`, answered back.
+fn relay(client: &mut (impl Read + Write), upstream: u16) -> io::Result<()> {
+    let mut head = Vec::new();
+    let mut byte = [0u8; 1];
+    while !head.ends_with(b"\r\n\r\n") {
+        if client.read(&mut byte)? == 0 {
+            return Ok(());
+        }
+        head.push(byte[0]);
+    }
+    let head = String::from_utf8_lossy(&head);
+    let mut server = TcpStream::connect(("127.0.0.1", upstream))?;
+    for line in head.split("\r\n").filter(|l| !l.is_empty()) {
+        if !line.to_ascii_lowercase().starts_with("connection:") {
+            write!(server, "{line}\r\n")?;
+        }
+    }
+    server.write_all(b"Connection: close\r\n\r\n")?;
+    io::copy(&mut server, client)?;
+    Ok(())
+}
+
+/// `basic` from the TLS registry, `.npmrc` lines added, installed by both
+/// tools when `pnpm_too`.
+struct TlsRun {
+    _tmp: tempfile::TempDir,
+    by_pnpm: PathBuf,
+    pnpm_env: PnpmEnv,
+    by_pacquet: PathBuf,
+    env: PnpmEnv,
+}
+
+fn tls_projects(npmrc: &str) -> TlsRun {
+    let registry = Registry::start_fixtures();
+    let port: u16 = registry
+        .url()
+        .rsplit_once(':')
+        .unwrap()
+        .1
+        .trim_end_matches('/')
+        .parse()
+        .unwrap();
+    let url = start_tls_front(port);
+    std::mem::forget(registry);
+    let tmp = tempfile::tempdir().unwrap();
+    let setup = |side: &str| {
+        let project = tmp.path().join(side).join("project");
+        prepare_project("basic", &project, &url);
+        let path = project.join(".npmrc");
+        let mut text = std::fs::read_to_string(&path).unwrap();
+        text.push_str(npmrc);
+        std::fs::write(&path, text).unwrap();
+        (
+            project,
+            PnpmEnv::new(&tmp.path().join(side).join("env"), &url),
+        )
+    };
+    let (by_pnpm, pnpm_env) = setup("pnpm");
+    let (by_pacquet, env) = setup("pacquet");
+    TlsRun {
+        _tmp: tmp,
+        by_pnpm,
+        pnpm_env,
+        by_pacquet,
+        env,
+    }
+}
+
+impl TlsRun {
+    fn both_install_alike(&self) {
+        self.pnpm_env
+            .run_ok(&self.by_pnpm, &["install", "--frozen-lockfile"]);
+        pacquet_install_ok(&self.env, &self.by_pacquet, &[]);
+        let opts = DiffOptions::for_installs(
+            &self.by_pnpm,
+            &self.pnpm_env.store_dir,
+            &self.by_pacquet,
+            &self.env.store_dir,
+        );
+        assert_trees_equal(&self.by_pnpm, &self.by_pacquet, &opts);
+    }
+}
+
+#[test]
+fn a_registry_signed_by_a_private_ca_installs_with_cafile() {
+    let cafile = tls_fixture("ca.pem");
+    tls_projects(&format!("cafile={}\n", cafile.display())).both_install_alike();
+}
+
+#[test]
+fn a_registry_signed_by_a_private_ca_installs_with_ca() {
+    // `.npmrc` keeps a PEM on one line, its newlines written as `\n`.
+    let pem = std::fs::read_to_string(tls_fixture("ca.pem")).unwrap();
+    let line = pem.trim_end().replace('\n', "\\n");
+    tls_projects(&format!("ca=\"{line}\"\n")).both_install_alike();
+}
+
+#[test]
+fn strict_ssl_off_accepts_an_unknown_issuer() {
+    tls_projects("strict-ssl=false\n").both_install_alike();
+}
+
+/// Without the CA the certificate is untrusted: exit 1 with a diagnostic
+/// naming the settings that would fix it, and nothing installed.
+#[test]
+fn an_untrusted_certificate_is_refused_with_the_settings_to_use() {
+    let run = tls_projects("");
+    let args = ["install", "--frozen-lockfile", "--config.fetch-retries=0"];
+    let out = pacquet(&run.env, &run.by_pacquet, &args);
+    let text = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    // Wrapped lines joined without spaces (the help may break `strict-ssl`).
+    let flat: String = text.split_whitespace().collect();
+    assert!(flat.contains("certificateisnottrusted"), "{text}");
+    assert!(flat.contains("`cafile`"), "{text}");
+    assert!(flat.contains("strict-ssl=false"), "{text}");
+    assert!(!run.by_pacquet.join("node_modules/pq-plain").exists());
+}
