@@ -131,8 +131,9 @@ fn tls_fixture(name: &str) -> PathBuf {
         .join(name)
 }
 
-/// A TLS front for the plain registry on `upstream`: `https://localhost:<port>/`.
-fn start_tls_front(upstream: u16) -> String {
+/// A TLS front for the plain registry on `upstream`: `https://localhost:<port>/`;
+/// with `client_auth`, only clients with a certificate the CA signed get in.
+fn start_tls_front(upstream: u16, client_auth: bool) -> String {
     use rustls::pki_types::{CertificateDer, PrivateKeyDer, pem::PemObject};
     let certs: Vec<CertificateDer<'static>> =
         CertificateDer::pem_file_iter(tls_fixture("server.pem"))
@@ -141,12 +142,23 @@ fn start_tls_front(upstream: u16) -> String {
             .unwrap();
     let key = PrivateKeyDer::from_pem_file(tls_fixture("server.key")).unwrap();
     let provider = Arc::new(rustls::crypto::ring::default_provider());
-    let config = rustls::ServerConfig::builder_with_provider(provider)
+    let builder = rustls::ServerConfig::builder_with_provider(provider.clone())
         .with_safe_default_protocol_versions()
-        .unwrap()
-        .with_no_client_auth()
-        .with_single_cert(certs, key)
         .unwrap();
+    let builder = if client_auth {
+        let mut roots = rustls::RootCertStore::empty();
+        for ca in CertificateDer::pem_file_iter(tls_fixture("ca.pem")).unwrap() {
+            roots.add(ca.unwrap()).unwrap();
+        }
+        let verifier =
+            rustls::server::WebPkiClientVerifier::builder_with_provider(Arc::new(roots), provider)
+                .build()
+                .unwrap();
+        builder.with_client_cert_verifier(verifier)
+    } else {
+        builder.with_no_client_auth()
+    };
+    let config = builder.with_single_cert(certs, key).unwrap();
     let config = Arc::new(config);
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
@@ -198,6 +210,10 @@ struct TlsRun {
 }
 
 fn tls_projects(npmrc: &str) -> TlsRun {
+    tls_projects_with(npmrc, false)
+}
+
+fn tls_projects_with(npmrc: &str, client_auth: bool) -> TlsRun {
     let registry = Registry::start_fixtures();
     let port: u16 = registry
         .url()
@@ -207,7 +223,7 @@ fn tls_projects(npmrc: &str) -> TlsRun {
         .trim_end_matches('/')
         .parse()
         .unwrap();
-    let url = start_tls_front(port);
+    let url = start_tls_front(port, client_auth);
     std::mem::forget(registry);
     let tmp = tempfile::tempdir().unwrap();
     let setup = |side: &str| {
@@ -256,10 +272,7 @@ fn a_registry_signed_by_a_private_ca_installs_with_cafile() {
 
 #[test]
 fn a_registry_signed_by_a_private_ca_installs_with_ca() {
-    // `.npmrc` keeps a PEM on one line, its newlines written as `\n`.
-    let pem = std::fs::read_to_string(tls_fixture("ca.pem")).unwrap();
-    let line = pem.trim_end().replace('\n', "\\n");
-    tls_projects(&format!("ca=\"{line}\"\n")).both_install_alike();
+    tls_projects(&format!("ca=\"{}\"\n", npmrc_pem("ca.pem"))).both_install_alike();
 }
 
 #[test]
@@ -282,4 +295,28 @@ fn an_untrusted_certificate_is_refused_with_the_settings_to_use() {
     assert!(flat.contains("`cafile`"), "{text}");
     assert!(flat.contains("strict-ssl=false"), "{text}");
     assert!(!run.by_pacquet.join("node_modules/pq-plain").exists());
+}
+
+/// `.npmrc` keeps a PEM on one line, its newlines written as `\n`.
+fn npmrc_pem(file: &str) -> String {
+    let pem = std::fs::read_to_string(tls_fixture(file)).unwrap();
+    pem.trim_end().replace('\n', "\\n")
+}
+
+/// A registry that wants a client certificate: `cert` and `key` give it.
+#[test]
+fn a_client_certificate_is_presented_from_cert_and_key() {
+    let cafile = tls_fixture("ca.pem");
+    let npmrc = format!(
+        "cafile={}\ncert=\"{}\"\nkey=\"{}\"\n",
+        cafile.display(),
+        npmrc_pem("client.pem"),
+        npmrc_pem("client.key")
+    );
+    tls_projects_with(&npmrc, true).both_install_alike();
+    // Without them the registry turns pacquet away.
+    let run = tls_projects_with(&format!("cafile={}\n", cafile.display()), true);
+    let args = ["install", "--frozen-lockfile", "--config.fetch-retries=0"];
+    let out = pacquet(&run.env, &run.by_pacquet, &args);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
 }

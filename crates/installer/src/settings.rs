@@ -104,6 +104,16 @@ fn network_options(config: &Config) -> Result<NetworkOptions, InstallError> {
                 .map_err(|e| invalid("localAddress", format!("{a:?}: {e}")))
         })
         .transpose()?;
+    // `.npmrc` writes newlines in PEM values as `\n`.
+    let pem = |s: &pacquet_config::Secret| s.0.replace("\\n", "\n");
+    let client_identity = match (&config.cert, &config.key) {
+        (Some(cert), Some(key)) => Some((pem(cert), pem(key))),
+        (None, None) => None,
+        _ => {
+            let reason = "`cert` and `key` go together".to_owned();
+            return Err(invalid("cert", reason));
+        }
+    };
     Ok(NetworkOptions {
         https_proxy: config.https_proxy.as_ref().map(|s| s.0.clone()),
         http_proxy: config.http_proxy.as_ref().map(|s| s.0.clone()),
@@ -111,6 +121,7 @@ fn network_options(config: &Config) -> Result<NetworkOptions, InstallError> {
         strict_ssl: config.strict_ssl,
         ca,
         local_address,
+        client_identity,
     })
 }
 

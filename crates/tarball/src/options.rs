@@ -32,6 +32,8 @@ pub struct NetworkOptions {
     pub ca: Vec<String>,
     /// `localAddress`: the address requests leave from.
     pub local_address: Option<std::net::IpAddr>,
+    /// `cert` and `key`: a client certificate and its key, PEM.
+    pub client_identity: Option<(String, String)>,
 }
 
 impl Default for NetworkOptions {
@@ -43,6 +45,7 @@ impl Default for NetworkOptions {
             strict_ssl: true,
             ca: Vec::new(),
             local_address: None,
+            client_identity: None,
         }
     }
 }

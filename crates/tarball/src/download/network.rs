@@ -1,6 +1,6 @@
 //! The network settings applied to the HTTP client.
 
-use reqwest::{Certificate, ClientBuilder, NoProxy, Proxy};
+use reqwest::{Certificate, ClientBuilder, Identity, NoProxy, Proxy};
 
 use crate::NetworkOptions;
 
@@ -31,6 +31,10 @@ pub(super) fn apply(
             certs.extend(Certificate::from_pem_bundle(pem.as_bytes())?);
         }
         builder = builder.tls_certs_only(certs);
+    }
+    if let Some((cert, key)) = &opts.client_identity {
+        let pem = format!("{cert}\n{key}");
+        builder = builder.identity(Identity::from_pem(pem.as_bytes())?);
     }
     if let Some(address) = opts.local_address {
         builder = builder.local_address(address);
