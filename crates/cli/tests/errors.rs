@@ -82,6 +82,23 @@ fn the_global_virtual_store_is_refused_before_anything_is_written() {
 }
 
 #[test]
+fn settings_pacquet_cannot_honour_are_refused_by_name() {
+    let registry = Registry::start_fixtures();
+    for line in ["enableModulesDir: false", "frozenStore: true"] {
+        let tmp = tempfile::tempdir().unwrap();
+        let (env, project) = setup(&registry, tmp.path(), "basic");
+        let settings = project.join("pnpm-workspace.yaml");
+        let mut text = std::fs::read_to_string(&settings).unwrap_or_default();
+        text.push_str(&format!("\n{line}\n"));
+        std::fs::write(&settings, text).unwrap();
+        let out = pacquet(&env, &project, &["install", "--frozen-lockfile"]);
+        assert_fails_with(&out, "ERR_PACQUET_UNSUPPORTED_SETTING");
+        assert!(stderr(&out).contains(line), "{}", stderr(&out));
+        assert!(!project.join("node_modules").exists());
+    }
+}
+
+#[test]
 fn broken_yaml_is_broken_lockfile() {
     let registry = Registry::start_fixtures();
     let tmp = tempfile::tempdir().unwrap();

@@ -231,3 +231,34 @@ fn same_inode(path: &Path, meta: &std::fs::Metadata) -> bool {
     use std::os::unix::fs::MetadataExt;
     std::fs::metadata(path).is_ok_and(|m| m.ino() == meta.ino() && m.dev() == meta.dev())
 }
+
+/// `optimisticRepeatInstall: false`: a repeat install is not answered from
+/// the state files, so the root's `postinstall` runs again, as with pnpm 12.
+#[test]
+fn a_repeat_install_without_the_optimistic_check_runs_the_root_scripts() {
+    let registry = Registry::start_fixtures();
+    for (optimistic, runs_again) in [("true", false), ("false", true)] {
+        let tmp = tempfile::tempdir().unwrap();
+        let project = tmp.path().join("project");
+        prepare_project("basic", &project, &registry.url());
+        let manifest_path = project.join("package.json");
+        let mut manifest: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&manifest_path).unwrap()).unwrap();
+        manifest["scripts"] = serde_json::json!({ "postinstall": "echo ROOT-POSTINSTALL-RAN" });
+        std::fs::write(&manifest_path, manifest.to_string()).unwrap();
+        let settings = project.join("pnpm-workspace.yaml");
+        let mut text = std::fs::read_to_string(&settings).unwrap_or_default();
+        text.push_str(&format!("\noptimisticRepeatInstall: {optimistic}\n"));
+        std::fs::write(&settings, text).unwrap();
+        let env = PnpmEnv::new(&tmp.path().join("env"), &registry.url());
+        pacquet_install_ok(&env, &project, &[]);
+        let again = pacquet(&env, &project, &["install", "--frozen-lockfile"]);
+        assert!(again.status.success());
+        assert_eq!(
+            stdout(&again).contains("ROOT-POSTINSTALL-RAN"),
+            runs_again,
+            "optimisticRepeatInstall: {optimistic}: {}",
+            stdout(&again)
+        );
+    }
+}

@@ -104,6 +104,15 @@ pub enum InstallError {
     )]
     NetworkSetting { key: &'static str, reason: String },
 
+    #[error("{setting} is not supported")]
+    #[diagnostic(
+        code(ERR_PACQUET_UNSUPPORTED_SETTING),
+        help(
+            "pacquet does not do what this setting asks yet; remove it from the settings or install this project with pnpm."
+        )
+    )]
+    UnsupportedSetting { setting: &'static str },
+
     #[error("enableGlobalVirtualStore: true is not supported")]
     #[diagnostic(
         code(ERR_PACQUET_UNSUPPORTED_GLOBAL_VIRTUAL_STORE),

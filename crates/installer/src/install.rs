@@ -56,8 +56,18 @@ pub fn install(
     if config.enable_global_virtual_store {
         return Err(InstallError::UnsupportedGlobalVirtualStore);
     }
+    for (refused, setting) in [
+        (!config.enable_modules_dir, "enableModulesDir: false"),
+        (config.frozen_store, "frozenStore: true"),
+    ] {
+        if refused {
+            return Err(InstallError::UnsupportedSetting { setting });
+        }
+    }
     let modules_dir = config.workspace_root.join(&config.modules_dir);
-    if up_to_date::is_up_to_date(config, &modules_dir, &config.virtual_store_dir)
+    // `optimisticRepeatInstall: false`: no answer from the state files.
+    if config.optimistic_repeat_install
+        && up_to_date::is_up_to_date(config, &modules_dir, &config.virtual_store_dir)
         && let Some(recorded) = verify::recorded_verification(config)
     {
         let pending_skills = skills::recorded_pending(&modules_dir);
