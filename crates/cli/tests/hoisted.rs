@@ -136,7 +136,8 @@ fn workspace_peer_conflicts_hoisted_match_pnpm() {
 
 /// A project injected into one project and linked into another: its copy
 /// takes the root slot, and the project linking it gets its commands as
-/// symlinks, not shims, as pnpm 12 writes them.
+/// symlinks, not shims, as pnpm 12 writes them. The root's `pq-bin-clash`
+/// wins the `pq-bin-string` command over the hoisted `pq-bin-string`.
 #[test]
 fn injected_project_hoisted_matches_pnpm() {
     let registry = Registry::start_fixtures();

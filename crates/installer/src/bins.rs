@@ -104,6 +104,46 @@ pub fn link_all_bins(
         })
 }
 
+/// A package placed in a `node_modules`, offering its commands there.
+fn placed_source<'a>(
+    (package_dir, manifest, name, _): &'a (PathBuf, &'a Value, &'a str, bool),
+    symlink: bool,
+) -> BinSource<'a> {
+    BinSource {
+        package_name: name,
+        package_dir,
+        manifest,
+        direct: false,
+        node_path: Vec::new(),
+        symlink,
+    }
+}
+
+/// `(node_modules, slot)` of each project's direct dependencies placed in
+/// the project's own `node_modules` (the root's for the root project):
+/// pnpm 12 links their commands there a second time, so they win a command
+/// name another package placed there also offers (react-hook-form:
+/// `playwright` of `@playwright/test` over the `playwright` package's).
+fn placed_direct_deps<'p>(plan: &'p Plan, opts: &PlanOptions<'_>) -> HashSet<(&'p str, usize)> {
+    let mut out = HashSet::new();
+    for importer in &plan.importers {
+        let modules = join(&importer.dir, &opts.modules_dir);
+        for dep in &importer.direct {
+            let DirectTarget::Slot(i) = dep.target else {
+                continue;
+            };
+            let package_dir = plan.slots[i].package_dir.as_str();
+            let placed_here = package_dir
+                .strip_prefix(modules.as_str())
+                .is_some_and(|rest| rest.strip_prefix('/') == Some(dep.alias.as_str()));
+            if placed_here {
+                out.insert((&package_dir[..modules.len()], i));
+            }
+        }
+    }
+    out
+}
+
 /// The directories installed as `file:` copies: in the hoisted layout,
 /// pnpm 12 writes the bins of a `link:` to one of them in the [`BinStyle`],
 /// and shims otherwise (docs/hoisted.md §5). In the isolated layout such
@@ -129,29 +169,34 @@ fn link_hoisted_bins(
     manifests: &[OnceLock<Value>],
     style: BinStyle,
 ) -> Result<(), InstallError> {
+    let direct = placed_direct_deps(plan, opts);
     let placed = plan.bin_dirs.par_iter().try_for_each(|dir| {
-        let offers: Vec<(PathBuf, &Value, &str)> = dir
+        let offers: Vec<(PathBuf, &Value, &str, bool)> = dir
             .slots
             .iter()
             .filter(|&&i| plan.slots[i].has_bin)
             .filter_map(|&i| {
                 let slot = &plan.slots[i];
                 let manifest = manifests[i].get()?;
-                Some((root.join(&slot.package_dir), manifest, slot.name()))
+                let is_direct = direct.contains(&(dir.modules_dir.as_str(), i));
+                Some((
+                    root.join(&slot.package_dir),
+                    manifest,
+                    slot.name(),
+                    is_direct,
+                ))
             })
             .collect();
-        let sources: Vec<BinSource<'_>> = offers
-            .iter()
-            .map(|(package_dir, manifest, name)| BinSource {
-                package_name: name,
-                package_dir,
-                manifest,
-                direct: false,
-                node_path: Vec::new(),
-                symlink: style.symlinks,
-            })
-            .collect();
-        link_bins(&root.join(&dir.modules_dir).join(".bin"), &sources)?;
+        let source = |o| placed_source(o, style.symlinks);
+        let bin_dir = root.join(&dir.modules_dir).join(".bin");
+        let sources: Vec<BinSource<'_>> = offers.iter().map(source).collect();
+        link_bins(&bin_dir, &sources)?;
+        // pnpm 12 then links the project's own direct dependencies again,
+        // so theirs win; the first pass's winners keep their exec bits.
+        let direct: Vec<BinSource<'_>> = offers.iter().filter(|o| o.3).map(source).collect();
+        if !direct.is_empty() && direct.len() < sources.len() {
+            link_bins(&bin_dir, &direct)?;
+        }
         Ok::<(), InstallError>(())
     });
     placed?;
