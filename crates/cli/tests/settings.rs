@@ -130,6 +130,44 @@ fn project_engines_are_checked_like_pnpm() {
     }
 }
 
+/// A `.pnpmfile.cjs` must match the lockfile's `pnpmfileChecksum`: without
+/// one recorded both tools refuse the lockfile; once pnpm 12 has recorded
+/// it, both install.
+#[test]
+fn the_pnpmfile_checksum_is_checked_like_pnpm() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let env = PnpmEnv::new(&tmp.path().join("env"), &registry.url());
+    let pnpmfile = "module.exports = { hooks: { readPackage: (p) => p } }\n";
+    let projects: Vec<_> = ["pnpm", "pacquet"]
+        .into_iter()
+        .map(|side| {
+            let project = tmp.path().join(side);
+            prepare_project("basic", &project, &registry.url());
+            std::fs::write(project.join(".pnpmfile.cjs"), pnpmfile).unwrap();
+            (side, project)
+        })
+        .collect();
+    for (side, project) in &projects {
+        let (out, all) = install_as(side, &env, project);
+        assert_eq!(out.status.code(), Some(1), "{side}: {all}");
+        assert!(
+            all.contains("ERR_PNPM_LOCKFILE_CONFIG_MISMATCH"),
+            "{side}: {all}"
+        );
+        assert!(all.contains("pnpmfileChecksum"), "{side}: {all}");
+    }
+    let (_, by_pnpm) = &projects[0];
+    env.run_ok(by_pnpm, &["install", "--lockfile-only"]);
+    let lockfile = std::fs::read_to_string(by_pnpm.join("pnpm-lock.yaml")).unwrap();
+    assert!(lockfile.contains("pnpmfileChecksum: sha256-"), "{lockfile}");
+    std::fs::write(projects[1].1.join("pnpm-lock.yaml"), &lockfile).unwrap();
+    for (side, project) in &projects {
+        let (out, all) = install_as(side, &env, project);
+        assert_eq!(out.status.code(), Some(0), "{side}: {all}");
+    }
+}
+
 /// The projects `packages:` selects are the ones pnpm 12 lists: `**` also
 /// finds the directory itself, exclusions match anywhere below, braces and
 /// hidden directories work, `node_modules` never counts.

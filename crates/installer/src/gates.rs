@@ -186,6 +186,28 @@ pub fn importer_id(root: &Path, dir: &Path) -> String {
     }
 }
 
+/// `sha256-<base64>` of the pnpmfile: `pnpmfile` if set, else
+/// `.pnpmfile.mjs` or `.pnpmfile.cjs` at the workspace root; `None` without
+/// one (checked with pnpm 12.21: either default name is picked up, and the
+/// checksum is of the file's bytes). Its hooks are not run: a frozen
+/// install does not resolve, which is what `readPackage` and
+/// `afterAllResolved` change.
+fn pnpmfile_checksum(config: &Config) -> Option<String> {
+    use base64::Engine;
+    use sha2::{Digest, Sha256};
+    let root = &config.workspace_root;
+    let candidates: Vec<std::path::PathBuf> = match &config.pnpmfile {
+        Some(path) => vec![root.join(path)],
+        None => vec![root.join(".pnpmfile.mjs"), root.join(".pnpmfile.cjs")],
+    };
+    let bytes = candidates.iter().find_map(|p| std::fs::read(p).ok())?;
+    let digest = Sha256::digest(&bytes);
+    Some(format!(
+        "sha256-{}",
+        base64::engine::general_purpose::STANDARD.encode(digest)
+    ))
+}
+
 fn expected_settings(
     config: &Config,
     overrides: &IndexMap<String, String>,
@@ -202,10 +224,10 @@ fn expected_settings(
         peers_suffix_max_length: config.peers_suffix_max_length,
         inject_workspace_packages: config.inject_workspace_packages,
         ignored_optional_dependencies: config.ignored_optional_dependencies.clone(),
-        // pacquet cannot compute these checksums (pnpmfiles and package
-        // extensions run JavaScript); trust what the lockfile recorded.
+        // Trusted as recorded: pnpm hashes the extensions as its resolver
+        // normalized them.
         package_extensions_checksum: lockfile.package_extensions_checksum.clone(),
-        pnpmfile_checksum: lockfile.pnpmfile_checksum.clone(),
+        pnpmfile_checksum: pnpmfile_checksum(config),
         // Filled from the patch files by the caller.
         patched_dependencies: Default::default(),
         catalogs: config
