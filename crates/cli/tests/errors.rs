@@ -41,10 +41,7 @@ fn an_override_naming_no_root_dependency_is_refused() {
     let registry = Registry::start_fixtures();
     let tmp = tempfile::tempdir().unwrap();
     let (env, project) = setup(&registry, tmp.path(), "basic");
-    let settings = project.join("pnpm-workspace.yaml");
-    let mut text = std::fs::read_to_string(&settings).unwrap_or_default();
-    text.push_str("\noverrides:\n  pq-plain: $nothere\n");
-    std::fs::write(&settings, text).unwrap();
+    support::add_settings(&project, "\noverrides:\n  pq-plain: $nothere\n");
     let out = pacquet(&env, &project, &["install", "--frozen-lockfile"]);
     assert_fails_with(&out, "ERR_PNPM_CANNOT_RESOLVE_OVERRIDE_VERSION");
     let unwrapped: String = stderr(&out).split_whitespace().collect();
@@ -57,10 +54,7 @@ fn pnp_node_linker_is_refused_before_anything_is_written() {
     let registry = Registry::start_fixtures();
     let tmp = tempfile::tempdir().unwrap();
     let (env, project) = setup(&registry, tmp.path(), "basic");
-    let settings = project.join("pnpm-workspace.yaml");
-    let mut text = std::fs::read_to_string(&settings).unwrap_or_default();
-    text.push_str("\nnodeLinker: pnp\n");
-    std::fs::write(&settings, text).unwrap();
+    support::add_settings(&project, "\nnodeLinker: pnp\n");
     let out = pacquet(&env, &project, &["install", "--frozen-lockfile"]);
     assert_fails_with(&out, "ERR_PACQUET_UNSUPPORTED_NODE_LINKER");
     assert!(stderr(&out).contains("nodeLinker: pnp"), "{}", stderr(&out));
@@ -72,10 +66,7 @@ fn the_global_virtual_store_is_refused_before_anything_is_written() {
     let registry = Registry::start_fixtures();
     let tmp = tempfile::tempdir().unwrap();
     let (env, project) = setup(&registry, tmp.path(), "basic");
-    let settings = project.join("pnpm-workspace.yaml");
-    let mut text = std::fs::read_to_string(&settings).unwrap_or_default();
-    text.push_str("\nenableGlobalVirtualStore: true\n");
-    std::fs::write(&settings, text).unwrap();
+    support::add_settings(&project, "\nenableGlobalVirtualStore: true\n");
     let out = pacquet(&env, &project, &["install", "--frozen-lockfile"]);
     assert_fails_with(&out, "ERR_PACQUET_UNSUPPORTED_GLOBAL_VIRTUAL_STORE");
     assert!(!project.join("node_modules").exists());
@@ -87,10 +78,7 @@ fn settings_pacquet_cannot_honour_are_refused_by_name() {
     for line in ["enableModulesDir: false", "frozenStore: true"] {
         let tmp = tempfile::tempdir().unwrap();
         let (env, project) = setup(&registry, tmp.path(), "basic");
-        let settings = project.join("pnpm-workspace.yaml");
-        let mut text = std::fs::read_to_string(&settings).unwrap_or_default();
-        text.push_str(&format!("\n{line}\n"));
-        std::fs::write(&settings, text).unwrap();
+        support::add_settings(&project, &format!("\n{line}\n"));
         let out = pacquet(&env, &project, &["install", "--frozen-lockfile"]);
         assert_fails_with(&out, "ERR_PACQUET_UNSUPPORTED_SETTING");
         assert!(stderr(&out).contains(line), "{}", stderr(&out));
@@ -190,10 +178,10 @@ fn server_error_then_success_is_retried() {
 
 /// Retry waits of milliseconds instead of pnpm's 10 s default.
 fn fast_retries(project: &Path) {
-    let path = project.join("pnpm-workspace.yaml");
-    let mut text = std::fs::read_to_string(&path).unwrap_or_default();
-    text.push_str("\nfetchRetryMintimeout: 10\nfetchRetryMaxtimeout: 20\n");
-    std::fs::write(&path, text).unwrap();
+    support::add_settings(
+        project,
+        "\nfetchRetryMintimeout: 10\nfetchRetryMaxtimeout: 20\n",
+    );
 }
 
 #[test]
@@ -255,10 +243,7 @@ fn engine_strict_refuses_an_unsupported_engine() {
     let registry = Registry::start_fixtures();
     let tmp = tempfile::tempdir().unwrap();
     let (env, project) = setup(&registry, tmp.path(), "engines-strict");
-    let settings = project.join("pnpm-workspace.yaml");
-    let mut text = std::fs::read_to_string(&settings).unwrap_or_default();
-    text.push_str("engineStrict: true\n");
-    std::fs::write(&settings, text).unwrap();
+    support::add_settings(&project, "engineStrict: true\n");
     let pnpm = env.run(&project, &["install", "--frozen-lockfile"]);
     assert_fails_with(&pnpm, "ERR_PNPM_UNSUPPORTED_ENGINE");
     assert!(!project.join("node_modules").exists());

@@ -8,18 +8,7 @@ mod support;
 use std::path::Path;
 
 use pacquet_testing::{DiffOptions, PnpmEnv, Registry, assert_trees_equal, prepare_project};
-use support::pacquet_install_ok;
-
-/// Appends `lines` to the project's `pnpm-workspace.yaml`.
-fn add_settings(project: &Path, lines: &str) {
-    let path = project.join("pnpm-workspace.yaml");
-    let mut text = std::fs::read_to_string(&path).unwrap_or_default();
-    if !text.is_empty() && !text.ends_with('\n') {
-        text.push('\n');
-    }
-    text.push_str(lines);
-    std::fs::write(&path, text).unwrap();
-}
+use support::{add_settings, pacquet_install_ok};
 
 /// Both tools' copies of fixture `name` with `settings` added.
 struct Pair {

@@ -47,10 +47,7 @@ fn transition(from: &str, to: &str, extra_settings: &str) -> Transition {
         install(project);
         switch_to(to, project, &registry);
         if !extra_settings.is_empty() {
-            let settings = project.join("pnpm-workspace.yaml");
-            let mut text = std::fs::read_to_string(&settings).unwrap_or_default();
-            text.push_str(extra_settings);
-            std::fs::write(&settings, text).unwrap();
+            support::add_settings(project, extra_settings);
         }
         install(project)
     };
@@ -246,10 +243,10 @@ fn a_repeat_install_without_the_optimistic_check_runs_the_root_scripts() {
             serde_json::from_str(&std::fs::read_to_string(&manifest_path).unwrap()).unwrap();
         manifest["scripts"] = serde_json::json!({ "postinstall": "echo ROOT-POSTINSTALL-RAN" });
         std::fs::write(&manifest_path, manifest.to_string()).unwrap();
-        let settings = project.join("pnpm-workspace.yaml");
-        let mut text = std::fs::read_to_string(&settings).unwrap_or_default();
-        text.push_str(&format!("\noptimisticRepeatInstall: {optimistic}\n"));
-        std::fs::write(&settings, text).unwrap();
+        support::add_settings(
+            &project,
+            &format!("\noptimisticRepeatInstall: {optimistic}\n"),
+        );
         let env = PnpmEnv::new(&tmp.path().join("env"), &registry.url());
         pacquet_install_ok(&env, &project, &[]);
         let again = pacquet(&env, &project, &["install", "--frozen-lockfile"]);

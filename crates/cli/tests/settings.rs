@@ -14,10 +14,10 @@ fn only_unrecognized_workspace_settings_are_warned_about() {
     let tmp = tempfile::tempdir().unwrap();
     let project = tmp.path().join("project");
     prepare_project("basic", &project, &registry.url());
-    let settings = project.join("pnpm-workspace.yaml");
-    let mut text = std::fs::read_to_string(&settings).unwrap_or_default();
-    text.push_str("\ndedupeInjectedDeps: true\nblockExoticSubdeps: true\nallowUnusedPatches: true\nzzNotASetting: true\n");
-    std::fs::write(&settings, text).unwrap();
+    support::add_settings(
+        &project,
+        "\ndedupeInjectedDeps: true\nblockExoticSubdeps: true\nallowUnusedPatches: true\nzzNotASetting: true\n",
+    );
     let env = PnpmEnv::new(&tmp.path().join("env"), &registry.url());
 
     let pnpm = env.run_ok(&project, &["install", "--frozen-lockfile"]);
@@ -73,10 +73,7 @@ fn mistyped_workspace_settings_are_refused_like_pnpm() {
         for side in ["pnpm", "pacquet"] {
             let project = tmp.path().join(side);
             prepare_project("basic", &project, &registry.url());
-            let settings = project.join("pnpm-workspace.yaml");
-            let mut text = std::fs::read_to_string(&settings).unwrap_or_default();
-            text.push_str(&format!("\n{line}\n"));
-            std::fs::write(&settings, text).unwrap();
+            support::add_settings(&project, &format!("\n{line}\n"));
             let (out, all) = install_as(side, &env, &project);
             if refused {
                 assert_eq!(out.status.code(), Some(1), "{side} {line}: {all}");
@@ -252,10 +249,7 @@ fn recorded_settings_match_pnpm() {
     let setup = |tool: &str| {
         let project = tmp.path().join(tool).join("project");
         prepare_project("basic", &project, &registry.url());
-        let settings = project.join("pnpm-workspace.yaml");
-        let mut text = std::fs::read_to_string(&settings).unwrap_or_default();
-        text.push_str(extra);
-        std::fs::write(&settings, text).unwrap();
+        support::add_settings(&project, extra);
         let env = PnpmEnv::new(&tmp.path().join(tool).join("env"), &registry.url());
         (project, env)
     };

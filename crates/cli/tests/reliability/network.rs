@@ -18,12 +18,12 @@ const FETCH_TIMEOUT_MS: u64 = 1000;
 
 /// Short timeouts and retry waits instead of pnpm's 60 s / 10 s defaults.
 fn fast_network(project: &Path) {
-    let path = project.join("pnpm-workspace.yaml");
-    let mut text = std::fs::read_to_string(&path).unwrap_or_default();
-    text.push_str(&format!(
-        "\nfetchTimeout: {FETCH_TIMEOUT_MS}\nfetchRetryMintimeout: 10\nfetchRetryMaxtimeout: 20\n"
-    ));
-    std::fs::write(&path, text).unwrap();
+    crate::support::add_settings(
+        project,
+        &format!(
+            "\nfetchTimeout: {FETCH_TIMEOUT_MS}\nfetchRetryMintimeout: 10\nfetchRetryMaxtimeout: 20\n"
+        ),
+    );
 }
 
 fn setup(registry: &Registry, root: &Path) -> (PnpmEnv, std::path::PathBuf) {

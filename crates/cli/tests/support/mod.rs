@@ -64,3 +64,14 @@ pub fn mark_modified(path: &Path) {
         .set_modified(later)
         .unwrap();
 }
+
+/// Appends `lines` to the project's `pnpm-workspace.yaml`.
+pub fn add_settings(project: &Path, lines: &str) {
+    let path = project.join("pnpm-workspace.yaml");
+    let mut text = std::fs::read_to_string(&path).unwrap_or_default();
+    if !text.is_empty() && !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text.push_str(lines);
+    std::fs::write(&path, text).unwrap();
+}
