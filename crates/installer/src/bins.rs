@@ -90,7 +90,6 @@ pub fn link_all_bins(
         opts,
         manifests,
         vsd_modules: root.join(&opts.virtual_store_dir).join("node_modules"),
-        hoisting: !opts.hoist_pattern.is_empty() && style.extend_node_path,
         style,
     };
     let mut owners = bins.offers_by_owner();
@@ -237,10 +236,8 @@ struct Bins<'a> {
     plan: &'a Plan,
     opts: &'a PlanOptions<'a>,
     manifests: &'a [OnceLock<Value>],
-    /// `<virtualStoreDir>/node_modules`.
+    /// `<virtualStoreDir>/node_modules`, last on every shim's `NODE_PATH`.
     vsd_modules: PathBuf,
-    /// Shims get `<virtualStoreDir>/node_modules` on `NODE_PATH`.
-    hoisting: bool,
     style: BinStyle,
 }
 
@@ -265,13 +262,15 @@ impl Bins<'_> {
             .join(&self.opts.virtual_store_dir)
             .join(&slot.dir_name)
             .join("node_modules");
-        let mut node_path = vec![package_dir.join("node_modules"), slot_modules];
-        if self.hoisting {
-            node_path.push(self.vsd_modules.clone());
-        }
-        if !self.style.extend_node_path {
-            node_path.clear();
-        }
+        let node_path = if self.style.extend_node_path {
+            vec![
+                package_dir.join("node_modules"),
+                slot_modules,
+                self.vsd_modules.clone(),
+            ]
+        } else {
+            Vec::new()
+        };
         Some(Offer {
             package_name: slot.name().to_owned(),
             package_dir,
@@ -305,7 +304,7 @@ impl Bins<'_> {
                     &link.path,
                     &link.target,
                     &self.vsd_modules,
-                    self.hoisting,
+                    self.style.extend_node_path,
                 ),
             };
             let Some(offer) = offer else { continue };
@@ -408,7 +407,7 @@ fn linked_project_offer(
     link_path: &str,
     target: &str,
     vsd_modules: &Path,
-    hoisting: bool,
+    extend_node_path: bool,
 ) -> Option<Offer> {
     let link = root.join(link_path);
     let dir = link.parent()?.join(target);
@@ -418,7 +417,7 @@ fn linked_project_offer(
         return None;
     }
     let package_name = manifest.get("name")?.as_str()?.to_owned();
-    let node_path = if hoisting {
+    let node_path = if extend_node_path {
         vec![vsd_modules.to_owned()]
     } else {
         Vec::new()

@@ -47,12 +47,7 @@ pub fn read_checked_lockfile(
     let root = &config.workspace_root;
     let projects = read_projects(config)?;
     // pnpm 12 checks the projects' engines before the lockfile.
-    let node_version = || {
-        config
-            .node_version
-            .clone()
-            .or_else(|| pacquet_scripts::node_version().map(str::to_owned))
-    };
+    let node_version = || crate::settings::running_node_version(config);
     let engine_warnings =
         crate::project_engines::check(&projects, node_version, config.engine_strict)?;
     let path = root.join(LOCKFILE_NAME);

@@ -15,25 +15,19 @@ pub const PNPM_VERSION: &str = "12.21.0";
 /// asked only when some project names a `node` range.
 pub fn check(
     projects: &[Project],
-    node_version: impl FnOnce() -> Option<String>,
+    node_version: impl Fn() -> Option<String>,
     engine_strict: bool,
 ) -> Result<Vec<String>, InstallError> {
-    let mut node_version = Some(node_version);
-    let mut node = None::<Option<String>>;
+    let node = std::cell::OnceCell::new();
     let mut warnings = Vec::new();
     for project in projects {
         let engines = &project.manifest.engines;
         if engines.node.is_none() && engines.pnpm.is_none() {
             continue;
         }
-        let current_node = match (&engines.node, &node) {
-            (None, _) => None,
-            (Some(_), Some(known)) => known.clone(),
-            (Some(_), None) => {
-                let asked = node_version.take().and_then(|f| f());
-                node = Some(asked.clone());
-                asked
-            }
+        let current_node = match engines.node {
+            Some(_) => node.get_or_init(&node_version).clone(),
+            None => None,
         };
         let pnpm_ok = engines
             .pnpm

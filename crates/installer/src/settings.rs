@@ -146,16 +146,21 @@ pub fn recorded_patches(lockfile: &Lockfile) -> PatchSelectors<PatchFile> {
 /// asked only when some package declares `engines.node`
 /// (docs/lockfile.md §7).
 pub fn node_version(config: &Config, lockfile: &Lockfile) -> Option<String> {
-    if let Some(version) = &config.node_version {
-        return Some(version.clone());
-    }
     let declared = lockfile.packages.values().any(|info| {
         info.engines
             .as_ref()
             .is_some_and(|engines| engines.contains_key("node"))
     });
-    declared
-        .then(pacquet_scripts::node_version)
-        .flatten()
-        .map(str::to_owned)
+    if config.node_version.is_none() && !declared {
+        return None;
+    }
+    running_node_version(config)
+}
+
+/// `nodeVersion`, else the version of the `node` on `PATH`.
+pub fn running_node_version(config: &Config) -> Option<String> {
+    config
+        .node_version
+        .clone()
+        .or_else(|| pacquet_scripts::node_version().map(str::to_owned))
 }
