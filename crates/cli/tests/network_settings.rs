@@ -320,3 +320,20 @@ fn a_client_certificate_is_presented_from_cert_and_key() {
     let out = pacquet(&run.env, &run.by_pacquet, &args);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
 }
+
+/// A `cafile` that cannot be read, or `cert` without `key`, is refused
+/// before anything is fetched or written.
+#[test]
+fn unusable_tls_settings_are_refused_by_name() {
+    for npmrc in ["cafile=/nonexistent/ca.pem\n", "cert=\"x\"\n"] {
+        let run = tls_projects(npmrc);
+        let out = pacquet(&run.env, &run.by_pacquet, &["install", "--frozen-lockfile"]);
+        let text = stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{npmrc}: {text}");
+        assert!(
+            text.contains("ERR_PACQUET_NETWORK_SETTING"),
+            "{npmrc}: {text}"
+        );
+        assert!(!run.by_pacquet.join("node_modules").exists(), "{npmrc}");
+    }
+}

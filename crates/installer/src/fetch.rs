@@ -10,6 +10,7 @@
 
 use pacquet_config::Config;
 use pacquet_lockfile::{Lockfile, LockfileError, read_lockfile};
+use pacquet_tarball::FetcherOptions;
 use rayon::prelude::*;
 
 use crate::reporter::{Event, Reporter};
@@ -39,12 +40,14 @@ pub fn fetch(
         total: plan.slots.len(),
     });
     let fetchable = fetchable_slots(&plan)?;
+    let fetcher = settings::fetcher_options(config)?;
     // pnpm 12's shared store lock, as in `install`, until the rows are in.
     let _store_lock =
         pacquet_cas::lock_store(&config.store_dir, pacquet_cas::LockMode::Shared).ok();
     std::thread::scope(|s| {
-        let verification = s.spawn(|| crate::verify::verify_lockfile(config, &lockfile, runtime));
-        let fetched = fill_store(config, runtime, &plan, &fetchable);
+        let verification =
+            s.spawn(|| crate::verify::verify_lockfile(config, &lockfile, &fetcher, runtime));
+        let fetched = fill_store(config, &fetcher, runtime, &plan, &fetchable);
         let verified = verification.join().map_err(|_| InstallError::Internal {
             what: "the lockfile verification panicked".into(),
         })??;
@@ -65,6 +68,7 @@ pub fn fetch(
 /// its rows not yet committed, and how many packages were downloaded.
 fn fill_store(
     config: &Config,
+    fetcher: &FetcherOptions,
     runtime: &tokio::runtime::Handle,
     plan: &Plan,
     fetchable: &[usize],
@@ -92,7 +96,7 @@ fn fill_store(
     }
     let authorize = |url: &str, name: Option<&str>| config.authorization_for(url, name);
     let fetcher = pacquet_sources::Downloader::new(
-        settings::fetcher_options(config)?,
+        fetcher.clone(),
         &authorize,
         config.workspace_root.clone(),
     );

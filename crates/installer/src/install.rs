@@ -11,6 +11,7 @@ use std::time::SystemTime;
 
 use pacquet_config::{Config, NodeLinker};
 use pacquet_planner::{FetchSource, Plan, PlanOptions, plan};
+use pacquet_tarball::FetcherOptions;
 
 use crate::{
     InstallError, bins,
@@ -96,6 +97,9 @@ pub fn install(
     // pnpm 12 runs the root's `preinstall` first, before the lockfile checks.
     project_scripts.run_early()?;
     let checked = gates::read_checked_lockfile(config, req.frozen_lockfile)?;
+    // Read once, and before anything is written: a `cafile` that cannot be
+    // read must not leave a half-made `node_modules`.
+    let fetcher = settings::fetcher_options(config)?;
     for message in &checked.engine_warnings {
         reporter.report(Event::Warning { message });
     }
@@ -103,7 +107,8 @@ pub fn install(
     // the store and downloads; nothing is written into the project until
     // it has passed (the link gate).
     std::thread::scope(|s| {
-        let verification = s.spawn(|| verify::verify_lockfile(config, &checked.lockfile, runtime));
+        let verification =
+            s.spawn(|| verify::verify_lockfile(config, &checked.lockfile, &fetcher, runtime));
         let tarball_url = |name: &str, version: &str| config.tarball_url(name, version);
         let mut opts =
             settings::plan_options(config, &checked.projects, &checked.patches, &tarball_url);
@@ -120,6 +125,7 @@ pub fn install(
         report_plan(&plan, reporter);
         let run = Run {
             config,
+            fetcher: &fetcher,
             checked: &checked,
             plan: &plan,
             opts: &opts,
@@ -153,6 +159,8 @@ fn join_verification(
 /// One planned install being carried out.
 struct Run<'a> {
     config: &'a Config,
+    /// The network settings, read once.
+    fetcher: &'a FetcherOptions,
     checked: &'a CheckedLockfile,
     plan: &'a Plan,
     opts: &'a PlanOptions<'a>,

@@ -6,9 +6,10 @@ use std::path::PathBuf;
 
 use pacquet_config::Config;
 use pacquet_lockfile::Lockfile;
+use pacquet_tarball::FetcherOptions;
 use pacquet_verification::{Policy, PolicyError, Registries, Verification, Verified};
 
-use crate::{InstallError, gates::LOCKFILE_NAME, settings};
+use crate::{InstallError, gates::LOCKFILE_NAME};
 
 /// The settings' routing and credentials, as the verification asks for them.
 struct ConfigRegistries<'a>(&'a Config);
@@ -37,6 +38,7 @@ fn policy(config: &Config) -> Option<Result<Policy, PolicyError>> {
 pub(crate) fn verify_lockfile(
     config: &Config,
     lockfile: &Lockfile,
+    fetcher: &FetcherOptions,
     runtime: &tokio::runtime::Handle,
 ) -> Result<Option<Verified>, InstallError> {
     let Some(policy) = policy(config) else {
@@ -51,7 +53,7 @@ pub(crate) fn verify_lockfile(
         policy: &policy,
         cache_dir: &config.cache_dir,
         registries: &registries,
-        fetcher: settings::fetcher_options(config)?,
+        fetcher: fetcher.clone(),
         offline: config.offline,
     };
     let verified = runtime

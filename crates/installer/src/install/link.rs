@@ -15,7 +15,6 @@ use crate::{
     cold,
     files::LinkContext,
     link_gate::LinkGate,
-    settings,
     store::{Rows, Store},
     warm,
 };
@@ -58,11 +57,7 @@ pub(super) fn link_packages(
         skills: (0..plan.slots.len()).map(|_| Default::default()).collect(),
     };
     let authorize = |url: &str, name: Option<&str>| config.authorization_for(url, name);
-    let downloader = Downloader::new(
-        settings::fetcher_options(config)?,
-        &authorize,
-        root.to_owned(),
-    );
+    let downloader = Downloader::new(run.fetcher.clone(), &authorize, root.to_owned());
     let (warm_slots, cold_slots) = rows.partition();
     let (damaged, cold_result) = std::thread::scope(|s| {
         let warm = s.spawn(|| warm::link_warm(&ctx, plan, rows, &warm_slots));
