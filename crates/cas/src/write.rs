@@ -20,7 +20,18 @@ impl Cas {
     /// name, whatever other threads or processes (pacquet or pnpm) do to the
     /// same blob at the same time.
     pub fn write(&self, content: &[u8], executable: bool) -> Result<CasFile, CasError> {
-        let digest = digest::sha512_hex(content);
+        self.write_hashed(content, executable, digest::sha512_hex(content))
+    }
+
+    /// [`Cas::write`] for content whose digest (lowercase hex SHA-512) the
+    /// caller computed, e.g. together with other files'.
+    pub fn write_hashed(
+        &self,
+        content: &[u8],
+        executable: bool,
+        digest: String,
+    ) -> Result<CasFile, CasError> {
+        debug_assert_eq!(digest, digest::sha512_hex(content));
         let path = self.file_path(&digest, executable);
         self.ensure_shards()?;
         {

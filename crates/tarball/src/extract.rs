@@ -3,14 +3,15 @@
 use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::io::{self, Read};
-use std::rc::Rc;
 
 use pacquet_cas::Cas;
 use pacquet_store_index::{FileInfo, PackageFilesIndex};
 use tar::EntryType;
 
+use crate::inflate::inflate_whole;
 use crate::limited_reader::TarStream;
 use crate::{TarballError, bundled_manifest, entry_path, requires_build};
+use batch::FileBatch;
 
 /// Upper bound for a buffer reserved from an entry's declared size.
 const MAX_PREALLOCATION: u64 = 16 << 20;
@@ -18,6 +19,8 @@ const MAX_PREALLOCATION: u64 = 16 << 20;
 /// Largest GNU long name/link or PAX extended header read. Real ones hold a
 /// path (at most a few KB) and a handful of records.
 const MAX_EXTENSION_HEADER: u64 = 1 << 20;
+
+mod batch;
 
 /// Caps that stop hostile tarballs while they are read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,7 +45,7 @@ impl Default for ExtractLimits {
 /// Gunzips and untars `tgz`, writes every regular file into `cas` and
 /// returns the row pnpm 12 would write: files sorted bytewise (a repeated
 /// path keeps its last entry, as pnpm), modes masked to `0o777`,
-/// `requiresBuild`, the bundled manifest and `tarIntegrity`.
+/// `requiresBuild` and the bundled manifest.
 ///
 /// Directory entries and pax global headers are skipped; contiguous files
 /// (`7`) are skipped as pnpm 12 does. Links, devices, FIFOs, sparse files,
@@ -55,23 +58,32 @@ pub fn extract_to_store(
     package_id: &str,
     limits: &ExtractLimits,
 ) -> Result<PackageFilesIndex, TarballError> {
-    let exceeded = Rc::new(Cell::new(false));
-    let stream = TarStream::new(
-        flate2::read::GzDecoder::new(tgz),
-        limits.max_unpacked_bytes,
-        Rc::clone(&exceeded),
-    );
+    let exceeded = Cell::new(false);
     let errors = ExtractErrors {
         package_id,
         max_unpacked_bytes: limits.max_unpacked_bytes,
         exceeded: &exceeded,
     };
-    let mut archive = tar::Archive::new(stream);
-    let (files, package_json) = store_entries(&mut archive, cas, limits, &errors)?;
+    let (files, package_json) = match inflate_whole(tgz, limits.max_unpacked_bytes) {
+        Some(tar) => {
+            let mut archive = tar::Archive::new(&tar[..]);
+            store_entries(&mut archive, cas, limits, &errors)?
+        }
+        None => {
+            let stream = TarStream::new(
+                flate2::read::GzDecoder::new(tgz),
+                limits.max_unpacked_bytes,
+                &exceeded,
+            );
+            let mut archive = tar::Archive::new(stream);
+            let stored = store_entries(&mut archive, cas, limits, &errors)?;
+            drain(archive.into_inner(), &errors)?;
+            stored
+        }
+    };
     if let Some(path) = file_used_as_directory(&files) {
         return Err(errors.refuse(path.as_bytes(), "is both a file and a directory"));
     }
-    let tar_integrity = tar_integrity(archive.into_inner(), &errors)?;
 
     let package_json = package_json.and_then(|bytes| parse_package_json(&bytes, package_id));
     Ok(PackageFilesIndex {
@@ -83,13 +95,16 @@ pub fn extract_to_store(
         manifest: package_json.as_ref().and_then(bundled_manifest),
         files: files.into_iter().collect(),
         side_effects: None,
-        tar_integrity: Some(tar_integrity),
+        // pnpm 12 reads rows without it and computes it only for
+        // `integrityTarget: tar` lockfiles (docs/store.md §7.1); hashing the
+        // whole tar was ~45 % of a cold install's hashed bytes.
+        tar_integrity: None,
         extra: Vec::new(),
     })
 }
 
 /// The index entries by path inside the package, sorted bytewise.
-type Files = BTreeMap<String, FileInfo>;
+pub(crate) type Files = BTreeMap<String, FileInfo>;
 
 /// Stores every regular file of the archive. Returns the files by path
 /// and the bytes of the package's `package.json`, if it has one.
@@ -101,6 +116,7 @@ fn store_entries<R: Read>(
 ) -> Result<(Files, Option<Vec<u8>>), TarballError> {
     let mut files = Files::new();
     let mut package_json: Option<Vec<u8>> = None;
+    let mut batch = FileBatch::default();
     let mut entry_count = 0u64;
     // Raw iteration: the tar crate would buffer a GNU long name or a PAX
     // header of any declared size (gigabytes from a few KB of gzip) and
@@ -131,15 +147,16 @@ fn store_entries<R: Read>(
         let path = entry_path::strip_first_component(&raw_path)
             .map_err(|r| errors.refuse(&raw_path, r))?
             .ok_or_else(|| errors.refuse(&raw_path, "has an empty path"))?;
-        let (info, content) = store_file(&mut entry, &path, cas, limits, errors)?;
-        if path == "package.json" {
-            package_json = Some(content);
+        let (mode, content) = read_file(&mut entry, &path, limits, errors)?;
+        batch.push(path, mode, content);
+        if batch.is_full() {
+            batch.store(cas, &mut files, &mut package_json, errors)?;
         }
-        files.insert(path, info);
     }
     if pending.any() {
         return Err(errors.corrupt("an extended header describes no entry".to_string()));
     }
+    batch.store(cas, &mut files, &mut package_json, errors)?;
     Ok((files, package_json))
 }
 
@@ -175,15 +192,14 @@ fn is_stored(
     }
 }
 
-/// Reads a regular file whole and writes it into `cas`. Returns its index
-/// entry and its content.
-fn store_file<R: Read>(
+/// Reads a regular file whole. Returns its mode (masked to `0o777`) and
+/// its content.
+fn read_file<R: Read>(
     entry: &mut tar::Entry<'_, R>,
     path: &str,
-    cas: &Cas,
     limits: &ExtractLimits,
     errors: &ExtractErrors<'_>,
-) -> Result<(FileInfo, Vec<u8>), TarballError> {
+) -> Result<(u32, Vec<u8>), TarballError> {
     let mode = entry.header().mode().map_err(|e| errors.read(e))? & 0o777;
     let size = entry.size();
     // An entry that alone exceeds the cap is refused from its header,
@@ -200,33 +216,24 @@ fn store_file<R: Read>(
     if content.len() as u64 != size {
         return Err(errors.corrupt(format!("entry {path:?} is truncated")));
     }
-    let stored = cas
-        .write(&content, mode & 0o111 != 0)
-        .map_err(|source| errors.store(source))?;
-    let info = FileInfo {
-        digest: stored.digest,
-        mode,
-        size,
-        checked_at: Some(stored.checked_at),
-    };
-    Ok((info, content))
+    Ok((mode, content))
 }
 
-/// Reads the stream to its end, since `tarIntegrity` covers all of it,
-/// end-of-archive padding included, and returns that integrity.
-fn tar_integrity<R: Read>(
-    mut stream: TarStream<R>,
+/// Reads the stream to its end, so the gzip trailer (CRC and size) is
+/// checked after the tar's end-of-archive marker.
+fn drain<R: Read>(
+    mut stream: TarStream<'_, R>,
     errors: &ExtractErrors<'_>,
-) -> Result<String, TarballError> {
+) -> Result<(), TarballError> {
     io::copy(&mut stream, &mut io::sink()).map_err(|e| errors.read(e))?;
     if stream.len() == 0 {
         return Err(errors.corrupt("the tarball is empty".to_string()));
     }
-    Ok(stream.finish().to_string())
+    Ok(())
 }
 
 /// Builds the errors of one extraction, which all name the package.
-struct ExtractErrors<'a> {
+pub(crate) struct ExtractErrors<'a> {
     package_id: &'a str,
     max_unpacked_bytes: u64,
     /// Set by the stream when it hits the size cap.
@@ -271,7 +278,7 @@ impl ExtractErrors<'_> {
         }
     }
 
-    fn store(&self, source: pacquet_cas::CasError) -> TarballError {
+    pub(crate) fn store(&self, source: pacquet_cas::CasError) -> TarballError {
         TarballError::Store {
             package_id: self.package_id.to_string(),
             source,

@@ -10,6 +10,7 @@ mod download;
 mod entry_path;
 mod error;
 mod extract;
+mod inflate;
 mod integrity;
 mod limited_reader;
 mod manifest;

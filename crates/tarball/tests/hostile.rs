@@ -183,6 +183,17 @@ fn corrupt_streams_get_their_own_code() {
 
     let empty = extract(&support::gzip(b""), &limits).unwrap_err();
     assert_eq!(code(&empty), "ERR_PACQUET_TARBALL_CORRUPT", "{empty}");
+
+    // A wrong CRC in the gzip trailer, on the one-call path and (with
+    // trailing bytes) on the streaming one.
+    let mut bad_crc = tgz(&[file("package/a.js", &[b'a'; 5000])]);
+    let at = bad_crc.len() - 8;
+    bad_crc[at] ^= 1;
+    let err = extract(&bad_crc, &limits).unwrap_err();
+    assert_eq!(code(&err), "ERR_PACQUET_TARBALL_CORRUPT", "{err}");
+    bad_crc.extend_from_slice(b"trailing");
+    let err = extract(&bad_crc, &limits).unwrap_err();
+    assert_eq!(code(&err), "ERR_PACQUET_TARBALL_CORRUPT", "{err}");
 }
 
 /// A GNU long-name or PAX header entry declaring `size` bytes, followed by

@@ -1,6 +1,7 @@
 //! Rows built by `extract_to_store` equal the rows pnpm 12.21 writes for the
-//! same tarballs (all fields but `checkedAt`), and pnpm's blobs pass our
-//! reuse check. Runs pnpm against the loopback registry only.
+//! same tarballs (all fields but `checkedAt` and `tarIntegrity`, which
+//! pacquet leaves out: docs/store.md §7), and pnpm's blobs pass our reuse
+//! check. Runs pnpm against the loopback registry only.
 
 mod support;
 
@@ -9,11 +10,12 @@ use pacquet_store_index::{PackageFilesIndex, prefetch, store_key};
 use pacquet_tarball::{ExtractLimits, extract_to_store};
 use pacquet_testing::pnpm_install_fixture;
 
-/// The row without the per-file `checkedAt` timestamps and without the
-/// build results pnpm adds after extraction (`sideEffects`).
+/// The row without the per-file `checkedAt` timestamps, the build results
+/// pnpm adds after extraction (`sideEffects`) and `tarIntegrity`.
 fn comparable(row: &PackageFilesIndex) -> PackageFilesIndex {
     let mut row = row.clone();
     row.side_effects = None;
+    row.tar_integrity = None;
     for (_, info) in &mut row.files {
         info.checked_at = None;
     }
@@ -51,6 +53,11 @@ fn compare_project(project: &str) -> usize {
             assert_eq!(check, FileCheck::Ok, "{id} {path}: pnpm's blob");
         }
         let row = extract_to_store(&our_cas, &pkg.tarball, &id, &ExtractLimits::default()).unwrap();
+        assert!(
+            pnpm_row.tar_integrity.is_some(),
+            "{id}: pnpm writes tarIntegrity"
+        );
+        assert_eq!(row.tar_integrity, None, "{id}");
         assert_eq!(comparable(&row), comparable(&pnpm_row), "{id}");
         compared += 1;
     }

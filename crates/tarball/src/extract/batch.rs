@@ -1,0 +1,69 @@
+//! Files read from an archive, hashed together, then written to the CAS.
+//!
+//! Hashing one file at a time leaves most of the vector unit idle on
+//! npm-sized files; `pacquet-sha512` hashes 8 at once (AVX-512: 2,030 MiB/s
+//! against 547 MiB/s one at a time on 2–10 KB files, `cargo bench -p
+//! pacquet-sha512`). A batch is stored once it holds [`FLUSH_BYTES`], so a
+//! huge package never sits in memory whole.
+
+use pacquet_cas::Cas;
+use pacquet_store_index::FileInfo;
+
+use super::{ExtractErrors, Files};
+use crate::TarballError;
+
+/// Content held before a batch is stored.
+const FLUSH_BYTES: usize = 4 << 20;
+
+#[derive(Default)]
+pub(super) struct FileBatch {
+    /// `(path, mode, content)` in archive order.
+    files: Vec<(String, u32, Vec<u8>)>,
+    bytes: usize,
+}
+
+impl FileBatch {
+    pub(super) fn push(&mut self, path: String, mode: u32, content: Vec<u8>) {
+        self.bytes += content.len();
+        self.files.push((path, mode, content));
+    }
+
+    pub(super) fn is_full(&self) -> bool {
+        self.bytes >= FLUSH_BYTES
+    }
+
+    /// Hashes and writes every file, in archive order, into `cas` and
+    /// `files` (a later entry for the same path replaces an earlier one, as
+    /// in pnpm); keeps the content of `package.json`. Leaves the batch empty.
+    pub(super) fn store(
+        &mut self,
+        cas: &Cas,
+        files: &mut Files,
+        package_json: &mut Option<Vec<u8>>,
+        errors: &ExtractErrors<'_>,
+    ) -> Result<(), TarballError> {
+        let batch = std::mem::take(&mut self.files);
+        self.bytes = 0;
+        let contents: Vec<&[u8]> = batch.iter().map(|(_, _, c)| c.as_slice()).collect();
+        let digests = pacquet_sha512::digest_many(&contents);
+        drop(contents);
+        for ((path, mode, content), digest) in batch.into_iter().zip(digests) {
+            let stored = cas
+                .write_hashed(&content, mode & 0o111 != 0, hex::encode(digest))
+                .map_err(|source| errors.store(source))?;
+            files.insert(
+                path.clone(),
+                FileInfo {
+                    digest: stored.digest,
+                    mode,
+                    size: content.len() as u64,
+                    checked_at: Some(stored.checked_at),
+                },
+            );
+            if path == "package.json" {
+                *package_json = Some(content);
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,49 @@
+//! Gunzipping a whole tarball in one call.
+//!
+//! npm tarballs are small and arrive whole, so the common case inflates the
+//! buffer in one libdeflate call into an output sized from the gzip
+//! trailer: 1,040 MB/s of CPU time here against 450 MB/s for flate2
+//! streaming in 8 KiB reads (docs/store.md §7.2). Anything unusual (a size
+//! the trailer cannot vouch for, trailing bytes, several gzip members, a
+//! corrupt stream) goes to the streaming path, which decides what it is.
+
+use libdeflater::Decompressor;
+
+/// Largest output inflated in one call. Above it the streaming path keeps
+/// memory bounded by one entry instead of the whole archive.
+const WHOLE_MAX: u64 = 32 << 20;
+
+/// DEFLATE cannot expand input more than 1032:1, so a trailer claiming more
+/// is lying (or is not the trailer: trailing bytes follow the member).
+const MAX_RATIO: u64 = 1032;
+
+/// Smallest gzip member: 10-byte header, 2-byte empty block, 8-byte trailer.
+const MIN_GZIP: usize = 18;
+
+/// The uncompressed bytes of `tgz`, or `None` when the one-call path does
+/// not apply and the caller must stream. `limit` caps the output size.
+pub(crate) fn inflate_whole(tgz: &[u8], limit: u64) -> Option<Vec<u8>> {
+    let claimed = trailer_size(tgz)?;
+    if claimed == 0 || claimed > WHOLE_MAX.min(limit) || claimed > tgz.len() as u64 * MAX_RATIO {
+        return None;
+    }
+    let mut out = vec![0u8; claimed as usize];
+    // libdeflate checks the CRC32 and that the output is exactly ISIZE
+    // bytes; bytes after the first member are ignored here, as by the
+    // streaming decoder, but then the trailer read above was not this
+    // member's and the sizes disagree.
+    let written = Decompressor::new().gzip_decompress(tgz, &mut out).ok()?;
+    (written == out.len()).then_some(out)
+}
+
+/// ISIZE, the last four bytes of a gzip member: the input size mod 2³².
+fn trailer_size(tgz: &[u8]) -> Option<u64> {
+    if tgz.len() < MIN_GZIP {
+        return None;
+    }
+    let tail: [u8; 4] = tgz[tgz.len() - 4..].try_into().ok()?;
+    Some(u64::from(u32::from_le_bytes(tail)))
+}
+
+#[cfg(test)]
+mod tests;
