@@ -6,6 +6,9 @@ use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 use std::time::Duration;
 
+use rustix::fs::{Mode, OFlags, openat};
+
+use crate::BlobAt;
 use crate::retry::on_fd_exhaustion;
 use crate::temp_name::{next_counter, temp_file_name};
 use crate::{Cas, CasError, CasFile, clock, digest, stripes};
@@ -36,7 +39,13 @@ impl Cas {
         self.ensure_shards()?;
         {
             let _stripe = stripes::lock(&digest, executable);
-            store(&path, content, executable)?;
+            // Created relative to the open shard directory: a full path
+            // costs the kernel a walk over every component per file.
+            let created = match self.blob_at(&digest, executable) {
+                Some(at) => create_at(&at, executable),
+                None => open_exclusive(&path, executable),
+            };
+            store(&path, created, content, executable)?;
         }
         Ok(CasFile {
             digest,
@@ -62,8 +71,29 @@ fn open_exclusive(path: &Path, executable: bool) -> io::Result<File> {
     })
 }
 
-fn store(path: &Path, content: &[u8], executable: bool) -> Result<(), CasError> {
-    match open_exclusive(path, executable) {
+/// `O_CREAT | O_EXCL` of a blob relative to its shard descriptor.
+fn create_at(at: &BlobAt<'_>, executable: bool) -> io::Result<File> {
+    let flags = OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::CLOEXEC;
+    on_fd_exhaustion(|| {
+        openat(
+            at.dir(),
+            at.name(),
+            flags,
+            Mode::from_raw_mode(create_mode(executable)),
+        )
+        .map(File::from)
+        .map_err(io::Error::from)
+    })
+}
+
+/// Finishes a write whose exclusive create gave `created`.
+fn store(
+    path: &Path,
+    created: io::Result<File>,
+    content: &[u8],
+    executable: bool,
+) -> Result<(), CasError> {
+    match created {
         Ok(mut file) => file.write_all(content).map_err(|source| {
             // A half-written blob would look like a damaged one; drop it.
             let _ = fs::remove_file(path);

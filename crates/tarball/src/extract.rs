@@ -11,7 +11,7 @@ use tar::EntryType;
 use crate::inflate::inflate_whole;
 use crate::limited_reader::TarStream;
 use crate::{TarballError, bundled_manifest, entry_path, requires_build};
-use batch::FileBatch;
+use batch::{Content, FileBatch};
 
 /// Upper bound for a buffer reserved from an entry's declared size.
 const MAX_PREALLOCATION: u64 = 16 << 20;
@@ -66,8 +66,21 @@ pub fn extract_to_store(
     };
     let (files, package_json) = match inflate_whole(tgz, limits.max_unpacked_bytes) {
         Some(tar) => {
-            let mut archive = tar::Archive::new(&tar[..]);
-            store_entries(&mut archive, cas, limits, &errors)?
+            // Seeking past each entry's data: contents are slices of `tar`,
+            // never copied.
+            let mut archive = tar::Archive::new(io::Cursor::new(&tar[..]));
+            let entries = archive.entries_with_seek().map_err(|e| errors.read(e))?;
+            let slice = |entry: &mut tar::Entry<'_, _>, path: &str| {
+                let start = entry.raw_file_position();
+                let content = start
+                    .checked_add(entry.size())
+                    .and_then(|end| {
+                        tar.get(usize::try_from(start).ok()?..usize::try_from(end).ok()?)
+                    })
+                    .ok_or_else(|| errors.corrupt(format!("entry {path:?} is truncated")))?;
+                Ok(Content::Borrowed(content))
+            };
+            store_entries(entries, slice, cas, limits, &errors)?
         }
         None => {
             let stream = TarStream::new(
@@ -76,7 +89,11 @@ pub fn extract_to_store(
                 &exceeded,
             );
             let mut archive = tar::Archive::new(stream);
-            let stored = store_entries(&mut archive, cas, limits, &errors)?;
+            let entries = archive.entries().map_err(|e| errors.read(e))?;
+            let read = |entry: &mut tar::Entry<'_, _>, path: &str| {
+                read_file(entry, path, limits, &errors).map(Content::Owned)
+            };
+            let stored = store_entries(entries, read, cas, limits, &errors)?;
             drain(archive.into_inner(), &errors)?;
             stored
         }
@@ -106,10 +123,12 @@ pub fn extract_to_store(
 /// The index entries by path inside the package, sorted bytewise.
 pub(crate) type Files = BTreeMap<String, FileInfo>;
 
-/// Stores every regular file of the archive. Returns the files by path
-/// and the bytes of the package's `package.json`, if it has one.
-fn store_entries<R: Read>(
-    archive: &mut tar::Archive<R>,
+/// Stores every regular file of the archive, taking each one's content
+/// from `content`. Returns the files by path and the bytes of the package's
+/// `package.json`, if it has one.
+fn store_entries<'t, R: Read>(
+    entries: tar::Entries<'_, R>,
+    mut content: impl FnMut(&mut tar::Entry<'_, R>, &str) -> Result<Content<'t>, TarballError>,
     cas: &Cas,
     limits: &ExtractLimits,
     errors: &ExtractErrors<'_>,
@@ -123,7 +142,7 @@ fn store_entries<R: Read>(
     // expand GNU sparse maps into unbounded block lists. Extension headers
     // are read here instead, with a size cap, and apply to the next entry.
     let mut pending = PendingExtensions::default();
-    for entry in archive.entries().map_err(|e| errors.read(e))?.raw(true) {
+    for entry in entries.raw(true) {
         let mut entry = entry.map_err(|e| errors.read(e))?;
         entry_count += 1;
         if entry_count > limits.max_entries {
@@ -147,8 +166,16 @@ fn store_entries<R: Read>(
         let path = entry_path::strip_first_component(&raw_path)
             .map_err(|r| errors.refuse(&raw_path, r))?
             .ok_or_else(|| errors.refuse(&raw_path, "has an empty path"))?;
-        let (mode, content) = read_file(&mut entry, &path, limits, errors)?;
-        batch.push(path, mode, content);
+        let mode = entry.header().mode().map_err(|e| errors.read(e))? & 0o777;
+        // An entry that alone exceeds the cap is refused from its header,
+        // before anything is inflated or buffered: reading it could only
+        // hit the cap (or prove the archive truncated) after up to
+        // `max_unpacked_bytes` of memory had been taken.
+        if entry.size() > limits.max_unpacked_bytes {
+            return Err(errors.unpacked_too_large());
+        }
+        let data = content(&mut entry, &path)?;
+        batch.push(path, mode, data);
         if batch.is_full() {
             batch.store(cas, &mut files, &mut package_json, errors)?;
         }
@@ -192,31 +219,23 @@ fn is_stored(
     }
 }
 
-/// Reads a regular file whole. Returns its mode (masked to `0o777`) and
-/// its content.
+/// Reads a regular file whole (its size is within the cap).
 fn read_file<R: Read>(
     entry: &mut tar::Entry<'_, R>,
     path: &str,
     limits: &ExtractLimits,
     errors: &ExtractErrors<'_>,
-) -> Result<(u32, Vec<u8>), TarballError> {
-    let mode = entry.header().mode().map_err(|e| errors.read(e))? & 0o777;
+) -> Result<Vec<u8>, TarballError> {
     let size = entry.size();
-    // An entry that alone exceeds the cap is refused from its header,
-    // before anything is inflated or buffered: reading it could only hit
-    // the cap (or prove the archive truncated) after up to
-    // `max_unpacked_bytes` of memory had been taken.
-    if size > limits.max_unpacked_bytes {
-        return Err(errors.unpacked_too_large());
-    }
-    let mut content = Vec::with_capacity(size.min(MAX_PREALLOCATION) as usize);
+    let mut content =
+        Vec::with_capacity(size.min(MAX_PREALLOCATION).min(limits.max_unpacked_bytes) as usize);
     entry
         .read_to_end(&mut content)
         .map_err(|e| errors.read(e))?;
     if content.len() as u64 != size {
         return Err(errors.corrupt(format!("entry {path:?} is truncated")));
     }
-    Ok((mode, content))
+    Ok(content)
 }
 
 /// Reads the stream to its end, so the gzip trailer (CRC and size) is

@@ -184,6 +184,21 @@ fn corrupt_streams_get_their_own_code() {
     let empty = extract(&support::gzip(b""), &limits).unwrap_err();
     assert_eq!(code(&empty), "ERR_PACQUET_TARBALL_CORRUPT", "{empty}");
 
+    // A well-formed gzip of a tar cut inside an entry's data, on the
+    // one-call path (contents are slices of the inflated tar) and on the
+    // streaming one (trailing bytes after the member).
+    let tar = support::tar_bytes(&[file("package/a.js", &[b'a'; 5000])]);
+    let mut cut = support::gzip(&tar[..512 + 1000]);
+    let err = extract(&cut, &limits).unwrap_err();
+    assert_eq!(code(&err), "ERR_PACQUET_TARBALL_CORRUPT", "{err}");
+    assert!(
+        err.to_string().contains("truncated") || format!("{err:?}").contains("truncated"),
+        "{err:?}"
+    );
+    cut.extend_from_slice(b"trailing");
+    let err = extract(&cut, &limits).unwrap_err();
+    assert_eq!(code(&err), "ERR_PACQUET_TARBALL_CORRUPT", "{err}");
+
     // A wrong CRC in the gzip trailer, on the one-call path and (with
     // trailing bytes) on the streaming one.
     let mut bad_crc = tgz(&[file("package/a.js", &[b'a'; 5000])]);

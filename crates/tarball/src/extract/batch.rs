@@ -15,15 +15,32 @@ use crate::TarballError;
 /// Content held before a batch is stored.
 const FLUSH_BYTES: usize = 4 << 20;
 
+/// A file's bytes: a slice of the inflated archive, or read from a stream.
+pub(super) enum Content<'t> {
+    Borrowed(&'t [u8]),
+    Owned(Vec<u8>),
+}
+
+impl std::ops::Deref for Content<'_> {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        match self {
+            Content::Borrowed(bytes) => bytes,
+            Content::Owned(bytes) => bytes,
+        }
+    }
+}
+
 #[derive(Default)]
-pub(super) struct FileBatch {
+pub(super) struct FileBatch<'t> {
     /// `(path, mode, content)` in archive order.
-    files: Vec<(String, u32, Vec<u8>)>,
+    files: Vec<(String, u32, Content<'t>)>,
     bytes: usize,
 }
 
-impl FileBatch {
-    pub(super) fn push(&mut self, path: String, mode: u32, content: Vec<u8>) {
+impl<'t> FileBatch<'t> {
+    pub(super) fn push(&mut self, path: String, mode: u32, content: Content<'t>) {
         self.bytes += content.len();
         self.files.push((path, mode, content));
     }
@@ -44,7 +61,7 @@ impl FileBatch {
     ) -> Result<(), TarballError> {
         let batch = std::mem::take(&mut self.files);
         self.bytes = 0;
-        let contents: Vec<&[u8]> = batch.iter().map(|(_, _, c)| c.as_slice()).collect();
+        let contents: Vec<&[u8]> = batch.iter().map(|(_, _, c)| &c[..]).collect();
         let digests = pacquet_sha512::digest_many(&contents);
         drop(contents);
         for ((path, mode, content), digest) in batch.into_iter().zip(digests) {
@@ -61,7 +78,10 @@ impl FileBatch {
                 },
             );
             if path == "package.json" {
-                *package_json = Some(content);
+                *package_json = Some(match content {
+                    Content::Borrowed(bytes) => bytes.to_vec(),
+                    Content::Owned(bytes) => bytes,
+                });
             }
         }
         Ok(())
