@@ -10,7 +10,9 @@ use futures_util::{StreamExt, TryStreamExt, stream};
 use pacquet_planner::{FetchSource, Plan};
 use pacquet_sources::{Downloader, source_url};
 use pacquet_store_index::{IndexSender, PackageFilesIndex};
-use pacquet_tarball::{ExtractLimits, extract_to_store};
+use pacquet_tarball::{
+    ExtractLimits, TarballCheck, TarballError, extract_checked_to_store, extract_to_store,
+};
 use rayon::prelude::*;
 
 use crate::{InstallError, files::LinkContext, local, reporter::Origin, store::Store};
@@ -66,14 +68,16 @@ pub fn fetch_to_store(
         plan,
         sender: &sender,
         deferred: Mutex::default(),
+        runtime,
+        fetch,
     };
     // Bounded so tarballs waiting for a CPU never pile up in memory.
-    let (tx, mut rx) = tokio::sync::mpsc::channel::<(usize, Vec<u8>)>(32);
+    let (tx, mut rx) = tokio::sync::mpsc::channel::<(usize, Vec<u8>, Option<TarballCheck>)>(32);
     std::thread::scope(|s| {
         let consumer = s.spawn(|| {
             std::iter::from_fn(|| rx.blocking_recv())
                 .par_bridge()
-                .try_for_each(|(g, tarball)| landing.land(g, &groups[g], tarball))
+                .try_for_each(|(g, tarball, check)| landing.land(g, &groups[g], tarball, check))
         });
         let downloads = runtime.block_on(async {
             let tx = tx;
@@ -82,10 +86,12 @@ pub fn fetch_to_store(
                     let tx = tx.clone();
                     async move {
                         let slot = &plan.slots[group.slots[0]];
-                        let bytes = fetch.download(slot).await?;
+                        // The integrity is checked during extraction, off
+                        // the runtime, with the files' hashes.
+                        let (bytes, check) = fetch.download_unchecked(slot).await?;
                         // A closed channel means the consumer failed; its
                         // error is the one to report.
-                        let _ = tx.send((g, bytes)).await;
+                        let _ = tx.send((g, bytes, check)).await;
                         Ok::<(), InstallError>(())
                     }
                 })
@@ -112,14 +118,39 @@ struct Landing<'a> {
     /// Groups extracted while the link gate was closed, with their rows:
     /// imported once it opens, so extraction never waits for it.
     deferred: Mutex<Vec<(usize, PackageFilesIndex)>>,
+    /// For downloading a tarball again when its deferred check fails.
+    runtime: &'a tokio::runtime::Handle,
+    fetch: &'a Downloader<'a>,
 }
 
 impl Landing<'_> {
-    fn land(&self, g: usize, group: &Group, tarball: Vec<u8>) -> Result<(), InstallError> {
+    fn land(
+        &self,
+        g: usize,
+        group: &Group,
+        tarball: Vec<u8>,
+        check: Option<TarballCheck>,
+    ) -> Result<(), InstallError> {
         let first = &self.plan.slots[group.slots[0]];
         let package_id = first.dep_path.package_id();
         let cas = &self.store.cas;
-        let raw = extract_to_store(cas, &tarball, package_id, &ExtractLimits::default())?;
+        let limits = ExtractLimits::default();
+        let raw = match check {
+            None => extract_to_store(cas, &tarball, package_id, &limits)?,
+            Some(check) => {
+                match extract_checked_to_store(cas, &tarball, package_id, &limits, &check) {
+                    // Nothing was written; the download's remaining retries
+                    // check the body as it arrives. Rare, so this worker waits.
+                    Err(error @ TarballError::Integrity { .. }) => {
+                        let again = self
+                            .runtime
+                            .block_on(self.fetch.download_again(first, error))?;
+                        extract_to_store(cas, &again, package_id, &limits)?
+                    }
+                    other => other?,
+                }
+            }
+        };
         drop(tarball);
         let row = match &first.fetch {
             FetchSource::GitHostedTarball {

@@ -6,7 +6,7 @@
 use std::{path::PathBuf, sync::OnceLock};
 
 use pacquet_planner::{FetchSource, Slot};
-use pacquet_tarball::{DownloadRequest, Fetcher, FetcherOptions};
+use pacquet_tarball::{DownloadRequest, Fetcher, FetcherOptions, TarballCheck};
 
 use crate::SourceError;
 
@@ -53,31 +53,73 @@ impl<'a> Downloader<'a> {
 
     /// The bytes of `slot`'s tarball, integrity checked.
     pub async fn download(&self, slot: &Slot) -> Result<Vec<u8>, SourceError> {
-        let package_id = slot.dep_path.package_id();
-        let (url, integrity) = match &slot.fetch {
+        let (url, integrity) = match self.remote(slot)? {
+            Remote::Http { url, integrity } => (url, integrity),
+            Remote::Local { path, integrity } => return self.read_local(path, integrity).await,
+        };
+        let authorization = (self.authorize)(url, Some(slot.name()));
+        let req = request(slot, url, integrity, authorization.as_deref());
+        Ok(self.fetcher()?.download(&req).await?)
+    }
+
+    /// The bytes of `slot`'s tarball and, when its integrity is one
+    /// `sha512-…` hash, that check still to make: extraction makes it in
+    /// the same multi-lane pass as the files' hashes
+    /// ([`pacquet_tarball::extract_checked_to_store`]). Any other tarball is
+    /// checked here.
+    pub async fn download_unchecked(
+        &self,
+        slot: &Slot,
+    ) -> Result<(Vec<u8>, Option<TarballCheck>), SourceError> {
+        if let Remote::Http {
+            url,
+            integrity: Some(integrity),
+        } = self.remote(slot)?
+            && let Some(check) = TarballCheck::sha512(integrity, url)
+        {
+            let authorization = (self.authorize)(url, Some(slot.name()));
+            let req = request(slot, url, None, authorization.as_deref());
+            let bytes = self.fetcher()?.download(&req).await?;
+            return Ok((bytes, Some(check)));
+        }
+        Ok((self.download(slot).await?, None))
+    }
+
+    /// After a body from [`Downloader::download_unchecked`] failed its
+    /// check with `error`: the retries that remain, each checked here.
+    pub async fn download_again(
+        &self,
+        slot: &Slot,
+        error: pacquet_tarball::TarballError,
+    ) -> Result<Vec<u8>, SourceError> {
+        let Remote::Http { url, integrity } = self.remote(slot)? else {
+            return Err(error.into());
+        };
+        let authorization = (self.authorize)(url, Some(slot.name()));
+        let req = request(slot, url, integrity, authorization.as_deref());
+        Ok(self.fetcher()?.retry_download(&req, error).await?)
+    }
+
+    fn remote<'s>(&self, slot: &'s Slot) -> Result<Remote<'s>, SourceError> {
+        Ok(match &slot.fetch {
             FetchSource::Registry { url, integrity } | FetchSource::Tarball { url, integrity } => {
-                (url, Some(integrity.as_str()))
+                Remote::Http {
+                    url,
+                    integrity: Some(integrity),
+                }
             }
-            FetchSource::GitHostedTarball { url, integrity, .. } => (url, integrity.as_deref()),
-            FetchSource::LocalTarball { path, integrity } => {
-                return self.read_local(path, integrity).await;
-            }
+            FetchSource::GitHostedTarball { url, integrity, .. } => Remote::Http {
+                url,
+                integrity: integrity.as_deref(),
+            },
+            FetchSource::LocalTarball { path, integrity } => Remote::Local { path, integrity },
             other => {
                 return Err(SourceError::UnsupportedResolution {
-                    package_id: package_id.to_owned(),
+                    package_id: slot.dep_path.package_id().to_owned(),
                     reason: format!("cannot fetch {}", source_url(other)),
                 });
             }
-        };
-        let authorization = (self.authorize)(url, Some(slot.name()));
-        let req = DownloadRequest {
-            url,
-            integrity,
-            authorization: authorization.as_deref(),
-            package_id,
-            accept: None,
-        };
-        Ok(self.fetcher()?.download(&req).await?)
+        })
     }
 
     async fn read_local(&self, path: &str, integrity: &str) -> Result<Vec<u8>, SourceError> {
@@ -90,6 +132,33 @@ impl<'a> Downloader<'a> {
             })?;
         check_integrity(&bytes, integrity, &path.to_string_lossy())?;
         Ok(bytes)
+    }
+}
+
+/// Where a tarball comes from.
+enum Remote<'s> {
+    Http {
+        url: &'s str,
+        integrity: Option<&'s str>,
+    },
+    Local {
+        path: &'s str,
+        integrity: &'s str,
+    },
+}
+
+fn request<'r>(
+    slot: &'r Slot,
+    url: &'r str,
+    integrity: Option<&'r str>,
+    authorization: Option<&'r str>,
+) -> DownloadRequest<'r> {
+    DownloadRequest {
+        url,
+        integrity,
+        authorization,
+        package_id: slot.dep_path.package_id(),
+        accept: None,
     }
 }
 

@@ -87,12 +87,31 @@ impl Fetcher {
     /// Within an attempt, a request that gets no response is sent up to
     /// [`SEND_TRIES`] times without waiting, as pnpm 12 does.
     pub async fn download(&self, req: &DownloadRequest<'_>) -> Result<Vec<u8>, TarballError> {
+        self.download_after(req, None).await
+    }
+
+    /// [`Fetcher::download`] whose first attempt was made elsewhere and
+    /// failed with `first` (a body whose integrity was checked later, during
+    /// extraction): only the retries that remain are made.
+    pub async fn retry_download(
+        &self,
+        req: &DownloadRequest<'_>,
+        first: TarballError,
+    ) -> Result<Vec<u8>, TarballError> {
+        self.download_after(req, Some(first)).await
+    }
+
+    async fn download_after(
+        &self,
+        req: &DownloadRequest<'_>,
+        first: Option<TarballError>,
+    ) -> Result<Vec<u8>, TarballError> {
         let wanted = req
             .integrity
             .map(|i| integrity::parse(i, req.package_id))
             .transpose()?;
         let got = self
-            .with_retries(req.url, || {
+            .with_retries(req.url, first, || {
                 self.attempt(req, wanted.as_ref(), Validators::default())
             })
             .await?;
@@ -110,18 +129,30 @@ impl Fetcher {
         req: &DownloadRequest<'_>,
         validators: Validators<'_>,
     ) -> Result<Conditional, TarballError> {
-        self.with_retries(req.url, || self.attempt(req, None, validators))
+        self.with_retries(req.url, None, || self.attempt(req, None, validators))
             .await
     }
 
-    async fn with_retries<F, Fut>(&self, url: &str, attempt: F) -> Result<Conditional, TarballError>
+    /// Runs `attempt` under the retry policy; `first` is the outcome of a
+    /// first attempt already made.
+    async fn with_retries<F, Fut>(
+        &self,
+        url: &str,
+        first: Option<TarballError>,
+        attempt: F,
+    ) -> Result<Conditional, TarballError>
     where
         F: Fn() -> Fut,
         Fut: std::future::Future<Output = Result<Conditional, TarballError>>,
     {
         let mut retry = 0;
+        let mut made = first.map(Err);
         loop {
-            match attempt().await {
+            let outcome = match made.take() {
+                Some(outcome) => outcome,
+                None => attempt().await,
+            };
+            match outcome {
                 Err(e) if e.is_retryable() && retry < self.opts.retries => {
                     retry += 1;
                     let wait = retry::delay(&self.opts, retry);

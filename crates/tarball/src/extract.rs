@@ -9,6 +9,7 @@ use pacquet_store_index::{FileInfo, PackageFilesIndex};
 use tar::EntryType;
 
 use crate::inflate::inflate_whole;
+use crate::integrity::TarballCheck;
 use crate::limited_reader::TarStream;
 use crate::{TarballError, bundled_manifest, entry_path, requires_build};
 use batch::{Content, FileBatch};
@@ -58,46 +59,44 @@ pub fn extract_to_store(
     package_id: &str,
     limits: &ExtractLimits,
 ) -> Result<PackageFilesIndex, TarballError> {
+    extract(cas, tgz, package_id, limits, None)
+}
+
+/// [`extract_to_store`] for a tarball whose integrity was not checked on
+/// download: its SHA-512 is computed in the same multi-lane pass as its
+/// files' (a single-buffer pass over the `.tgz` cost as much CPU as all the
+/// files' lanes), and a mismatch is [`TarballError::Integrity`] before
+/// anything is written.
+pub fn extract_checked_to_store(
+    cas: &Cas,
+    tgz: &[u8],
+    package_id: &str,
+    limits: &ExtractLimits,
+    check: &TarballCheck,
+) -> Result<PackageFilesIndex, TarballError> {
+    extract(cas, tgz, package_id, limits, Some(check))
+}
+
+fn extract(
+    cas: &Cas,
+    tgz: &[u8],
+    package_id: &str,
+    limits: &ExtractLimits,
+    check: Option<&TarballCheck>,
+) -> Result<PackageFilesIndex, TarballError> {
     let exceeded = Cell::new(false);
     let errors = ExtractErrors {
         package_id,
         max_unpacked_bytes: limits.max_unpacked_bytes,
         exceeded: &exceeded,
     };
-    let (files, package_json) = match inflate_whole(tgz, limits.max_unpacked_bytes) {
-        Some(tar) => {
-            // Seeking past each entry's data: contents are slices of `tar`,
-            // never copied.
-            let mut archive = tar::Archive::new(io::Cursor::new(&tar[..]));
-            let entries = archive.entries_with_seek().map_err(|e| errors.read(e))?;
-            let slice = |entry: &mut tar::Entry<'_, _>, path: &str| {
-                let start = entry.raw_file_position();
-                let content = start
-                    .checked_add(entry.size())
-                    .and_then(|end| {
-                        tar.get(usize::try_from(start).ok()?..usize::try_from(end).ok()?)
-                    })
-                    .ok_or_else(|| errors.corrupt(format!("entry {path:?} is truncated")))?;
-                Ok(Content::Borrowed(content))
-            };
-            store_entries(entries, slice, cas, limits, &errors)?
+    let (files, package_json) = INFLATED.with_borrow_mut(|buffer| {
+        let stored = inflate_and_store(tgz, buffer, cas, limits, check, &errors, &exceeded);
+        if buffer.capacity() > KEEP_BUFFER {
+            *buffer = Vec::new();
         }
-        None => {
-            let stream = TarStream::new(
-                flate2::read::GzDecoder::new(tgz),
-                limits.max_unpacked_bytes,
-                &exceeded,
-            );
-            let mut archive = tar::Archive::new(stream);
-            let entries = archive.entries().map_err(|e| errors.read(e))?;
-            let read = |entry: &mut tar::Entry<'_, _>, path: &str| {
-                read_file(entry, path, limits, &errors).map(Content::Owned)
-            };
-            let stored = store_entries(entries, read, cas, limits, &errors)?;
-            drain(archive.into_inner(), &errors)?;
-            stored
-        }
-    };
+        stored
+    })?;
     if let Some(path) = file_used_as_directory(&files) {
         return Err(errors.refuse(path.as_bytes(), "is both a file and a directory"));
     }
@@ -120,6 +119,98 @@ pub fn extract_to_store(
     })
 }
 
+thread_local! {
+    /// The inflated tar of the thread's previous tarball, reused.
+    static INFLATED: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Largest inflate buffer a thread keeps between tarballs.
+const KEEP_BUFFER: usize = 8 << 20;
+
+/// Inflates `tgz` (whole into `buffer`, or streaming) and stores its files.
+fn inflate_and_store(
+    tgz: &[u8],
+    buffer: &mut Vec<u8>,
+    cas: &Cas,
+    limits: &ExtractLimits,
+    check: Option<&TarballCheck>,
+    errors: &ExtractErrors<'_>,
+    exceeded: &Cell<bool>,
+) -> Result<(Files, Option<Vec<u8>>), TarballError> {
+    let Some(tar) = inflate_whole(tgz, limits.max_unpacked_bytes, buffer) else {
+        // Rare (huge or unusual archives): checked whole, first.
+        if let Some(check) = check {
+            let actual = pacquet_sha512::digest(tgz);
+            if actual != check.digest {
+                return Err(check.mismatch(&actual));
+            }
+        }
+        return store_streamed(tgz, cas, limits, errors, exceeded);
+    };
+    // The tarball's own hash rides along in the first (and, with borrowed
+    // contents, only) batch.
+    let stored = store_whole(tar, cas, limits, check.map(|c| (tgz, c)), errors);
+    // Whatever else went wrong, a tarball that is not the one the lockfile
+    // names says so first (and is downloaded again).
+    match (stored, check) {
+        (Err(e), Some(check)) => {
+            let actual = pacquet_sha512::digest(tgz);
+            Err(if actual == check.digest {
+                e
+            } else {
+                check.mismatch(&actual)
+            })
+        }
+        (stored, _) => stored,
+    }
+}
+
+/// Stores the files of the inflated `tar`. Seeking past each entry's data:
+/// contents are slices of `tar`, never copied.
+fn store_whole(
+    tar: &[u8],
+    cas: &Cas,
+    limits: &ExtractLimits,
+    check: Option<(&[u8], &TarballCheck)>,
+    errors: &ExtractErrors<'_>,
+) -> Result<(Files, Option<Vec<u8>>), TarballError> {
+    let mut archive = tar::Archive::new(io::Cursor::new(tar));
+    let entries = archive.entries_with_seek().map_err(|e| errors.read(e))?;
+    let slice = |entry: &mut tar::Entry<'_, _>, path: &str| {
+        let start = entry.raw_file_position();
+        let content = start
+            .checked_add(entry.size())
+            .and_then(|end| tar.get(usize::try_from(start).ok()?..usize::try_from(end).ok()?))
+            .ok_or_else(|| errors.corrupt(format!("entry {path:?} is truncated")))?;
+        Ok(Content::Borrowed(content))
+    };
+    store_entries(entries, slice, cas, limits, check, errors)
+}
+
+/// Stores the files of `tgz` while it is inflated, one entry in memory at
+/// a time (plus a batch waiting to be hashed).
+fn store_streamed(
+    tgz: &[u8],
+    cas: &Cas,
+    limits: &ExtractLimits,
+    errors: &ExtractErrors<'_>,
+    exceeded: &Cell<bool>,
+) -> Result<(Files, Option<Vec<u8>>), TarballError> {
+    let stream = TarStream::new(
+        flate2::read::GzDecoder::new(tgz),
+        limits.max_unpacked_bytes,
+        exceeded,
+    );
+    let mut archive = tar::Archive::new(stream);
+    let entries = archive.entries().map_err(|e| errors.read(e))?;
+    let read = |entry: &mut tar::Entry<'_, _>, path: &str| {
+        read_file(entry, path, limits, errors).map(Content::Owned)
+    };
+    let stored = store_entries(entries, read, cas, limits, None, errors)?;
+    drain(archive.into_inner(), errors)?;
+    Ok(stored)
+}
+
 /// The index entries by path inside the package, sorted bytewise.
 pub(crate) type Files = BTreeMap<String, FileInfo>;
 
@@ -131,6 +222,7 @@ fn store_entries<'t, R: Read>(
     mut content: impl FnMut(&mut tar::Entry<'_, R>, &str) -> Result<Content<'t>, TarballError>,
     cas: &Cas,
     limits: &ExtractLimits,
+    mut check: Option<(&[u8], &TarballCheck)>,
     errors: &ExtractErrors<'_>,
 ) -> Result<(Files, Option<Vec<u8>>), TarballError> {
     let mut files = Files::new();
@@ -177,13 +269,13 @@ fn store_entries<'t, R: Read>(
         let data = content(&mut entry, &path)?;
         batch.push(path, mode, data);
         if batch.is_full() {
-            batch.store(cas, &mut files, &mut package_json, errors)?;
+            batch.store(cas, &mut files, &mut package_json, check.take(), errors)?;
         }
     }
     if pending.any() {
         return Err(errors.corrupt("an extended header describes no entry".to_string()));
     }
-    batch.store(cas, &mut files, &mut package_json, errors)?;
+    batch.store(cas, &mut files, &mut package_json, check, errors)?;
     Ok((files, package_json))
 }
 

@@ -23,20 +23,27 @@ const MAX_RATIO: u64 = 1032;
 /// Smallest gzip member: 10-byte header, 2-byte empty block, 8-byte trailer.
 const MIN_GZIP: usize = 18;
 
-/// The uncompressed bytes of `tgz`, or `None` when the one-call path does
-/// not apply and the caller must stream. `limit` caps the output size.
-pub(crate) fn inflate_whole(tgz: &[u8], limit: u64) -> Option<Vec<u8>> {
+/// The uncompressed bytes of `tgz`, inflated into `out` (kept between
+/// calls by the caller: its pages are already mapped, where a fresh buffer
+/// per tarball cost a page fault and a zeroed page per 4 KiB), or `None`
+/// when the one-call path does not apply and the caller must stream.
+/// `limit` caps the output size.
+pub(crate) fn inflate_whole<'o>(tgz: &[u8], limit: u64, out: &'o mut Vec<u8>) -> Option<&'o [u8]> {
     let claimed = trailer_size(tgz)?;
     if claimed == 0 || claimed > WHOLE_MAX.min(limit) || claimed > tgz.len() as u64 * MAX_RATIO {
         return None;
     }
-    let mut out = vec![0u8; claimed as usize];
+    let len = usize::try_from(claimed).ok()?;
+    if out.len() < len {
+        out.resize(len, 0);
+    }
+    let out = &mut out[..len];
     // libdeflate checks the CRC32 and that the output is exactly ISIZE
     // bytes; bytes after the first member are ignored here, as by the
     // streaming decoder, but then the trailer read above was not this
     // member's and the sizes disagree.
-    let written = Decompressor::new().gzip_decompress(tgz, &mut out).ok()?;
-    (written == out.len()).then_some(out)
+    let written = Decompressor::new().gzip_decompress(tgz, out).ok()?;
+    (written == len).then_some(&*out)
 }
 
 /// ISIZE, the last four bytes of a gzip member: the input size mod 2³².

@@ -31,3 +31,46 @@ pub(crate) fn verify(wanted: &Integrity, bytes: &[u8], url: &str) -> Result<(), 
         })
     }
 }
+
+/// A tarball's `sha512-…` integrity, checked during extraction together
+/// with the package's files (docs/store.md §7.3).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TarballCheck {
+    /// The expected SHA-512 of the `.tgz`.
+    pub(crate) digest: [u8; 64],
+    /// The lockfile's integrity string, for the error.
+    pub(crate) integrity: String,
+    pub(crate) url: String,
+}
+
+impl TarballCheck {
+    /// `Some` when `integrity` is one `sha512-…` hash (what the registry
+    /// gives every package); anything else is checked on download.
+    pub fn sha512(integrity: &str, url: &str) -> Option<TarballCheck> {
+        let parsed: Integrity = integrity.trim().parse().ok()?;
+        let [hash] = parsed.hashes.as_slice() else {
+            return None;
+        };
+        if hash.algorithm != ssri::Algorithm::Sha512 {
+            return None;
+        }
+        let bytes =
+            base64::Engine::decode(&base64::engine::general_purpose::STANDARD, &hash.digest)
+                .ok()?;
+        Some(TarballCheck {
+            digest: bytes.try_into().ok()?,
+            integrity: integrity.to_string(),
+            url: url.to_string(),
+        })
+    }
+
+    /// The error for a tarball whose SHA-512 is `actual`.
+    pub(crate) fn mismatch(&self, actual: &[u8; 64]) -> TarballError {
+        let actual = base64::Engine::encode(&base64::engine::general_purpose::STANDARD, actual);
+        TarballError::Integrity {
+            url: self.url.clone(),
+            wanted: self.integrity.clone(),
+            actual: format!("sha512-{actual}"),
+        }
+    }
+}

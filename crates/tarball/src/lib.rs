@@ -19,6 +19,7 @@ mod retry;
 
 pub use download::{Conditional, DownloadRequest, Fetcher, Validators};
 pub use error::TarballError;
-pub use extract::{ExtractLimits, extract_to_store};
+pub use extract::{ExtractLimits, extract_checked_to_store, extract_to_store};
+pub use integrity::TarballCheck;
 pub use manifest::{bundled_manifest, requires_build};
 pub use options::{FetcherOptions, NetworkOptions};

@@ -3,7 +3,9 @@
 mod support;
 
 use pacquet_cas::{Cas, FileCheck, sha512_hex};
-use pacquet_tarball::{ExtractLimits, bundled_manifest, extract_to_store};
+use pacquet_tarball::{
+    ExtractLimits, TarballCheck, bundled_manifest, extract_checked_to_store, extract_to_store,
+};
 use serde_json::json;
 use support::{RawEntry, file, gunzip, tgz};
 
@@ -259,4 +261,77 @@ fn long_names_from_gnu_and_pax_headers_work() {
     let tarball = support::gzip(&builder.into_inner().unwrap());
     let row = extract_to_store(&cas, &tarball, "x", &ExtractLimits::default()).unwrap();
     assert_eq!(row.files[0].0, format!("{}/file.js", "d".repeat(150)));
+}
+
+fn files_in(cas_dir: &std::path::Path) -> usize {
+    walk(cas_dir)
+}
+
+fn walk(dir: &std::path::Path) -> usize {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    entries
+        .map(|e| e.unwrap())
+        .map(|e| {
+            if e.file_type().unwrap().is_dir() {
+                walk(&e.path())
+            } else {
+                1
+            }
+        })
+        .sum()
+}
+
+#[test]
+fn a_checked_extraction_equals_an_unchecked_one() {
+    let (_dir, cas) = cas();
+    let tarball = tgz(&[
+        file("package/package.json", br#"{"name":"x","version":"1.0.0"}"#),
+        file("package/index.js", b"module.exports = 1\n"),
+    ]);
+    let check = TarballCheck::sha512(&support::sri_sha512(&tarball), "http://r/x.tgz").unwrap();
+    let limits = ExtractLimits::default();
+    let checked = extract_checked_to_store(&cas, &tarball, "x", &limits, &check).unwrap();
+    let plain = extract_to_store(&cas, &tarball, "x", &limits).unwrap();
+    let strip = |mut row: pacquet_store_index::PackageFilesIndex| {
+        for (_, f) in &mut row.files {
+            f.checked_at = None;
+        }
+        row
+    };
+    assert_eq!(strip(checked), strip(plain));
+}
+
+#[test]
+fn a_tarball_that_is_not_the_locked_one_writes_nothing() {
+    let limits = ExtractLimits::default();
+    let locked = tgz(&[file("package/a.js", b"the locked content")]);
+    let check = TarballCheck::sha512(&support::sri_sha512(&locked), "http://r/a.tgz").unwrap();
+    let other = tgz(&[file("package/a.js", b"something else")]);
+    // A hostile archive too: the integrity is reported, not its content.
+    let hostile = tgz(&[support::entry("package/link", tar::EntryType::Symlink)]);
+    // And one that goes down the streaming path (trailing bytes).
+    let mut streamed = other.clone();
+    streamed.extend_from_slice(b"trailing");
+    for tarball in [&other, &hostile, &streamed] {
+        let dir = tempfile::tempdir().unwrap();
+        let cas = Cas::new(&dir.path().join("v11"));
+        let err = extract_checked_to_store(&cas, tarball, "a", &limits, &check).unwrap_err();
+        assert_eq!(support::code(&err), "ERR_PNPM_TARBALL_INTEGRITY", "{err}");
+        assert!(err.is_retryable());
+        assert!(err.to_string().contains("http://r/a.tgz"), "{err}");
+        assert_eq!(files_in(&dir.path().join("v11")), 0);
+    }
+}
+
+#[test]
+fn only_single_sha512_integrities_are_checked_during_extraction() {
+    let sha512 = support::sri_sha512(b"x");
+    assert!(TarballCheck::sha512(&sha512, "u").is_some());
+    assert!(TarballCheck::sha512("sha1-C+7Hteo/D9vJXQ3UfzxbwnXaijM=", "u").is_none());
+    let two = format!("{sha512} sha1-C+7Hteo/D9vJXQ3UfzxbwnXaijM=");
+    assert!(TarballCheck::sha512(&two, "u").is_none());
+    assert!(TarballCheck::sha512("sha512-notbase64!!", "u").is_none());
+    assert!(TarballCheck::sha512("sha512-AAAA", "u").is_none());
 }

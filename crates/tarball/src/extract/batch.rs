@@ -11,6 +11,7 @@ use pacquet_store_index::FileInfo;
 
 use super::{ExtractErrors, Files};
 use crate::TarballError;
+use crate::integrity::TarballCheck;
 
 /// Content held before a batch is stored.
 const FLUSH_BYTES: usize = 4 << 20;
@@ -41,7 +42,10 @@ pub(super) struct FileBatch<'t> {
 
 impl<'t> FileBatch<'t> {
     pub(super) fn push(&mut self, path: String, mode: u32, content: Content<'t>) {
-        self.bytes += content.len();
+        // Borrowed contents cost no memory of their own.
+        if let Content::Owned(bytes) = &content {
+            self.bytes += bytes.len();
+        }
         self.files.push((path, mode, content));
     }
 
@@ -52,18 +56,29 @@ impl<'t> FileBatch<'t> {
     /// Hashes and writes every file, in archive order, into `cas` and
     /// `files` (a later entry for the same path replaces an earlier one, as
     /// in pnpm); keeps the content of `package.json`. Leaves the batch empty.
+    /// With `check`, the tarball is hashed in the same pass and nothing is
+    /// written unless it matches.
     pub(super) fn store(
         &mut self,
         cas: &Cas,
         files: &mut Files,
         package_json: &mut Option<Vec<u8>>,
+        check: Option<(&[u8], &TarballCheck)>,
         errors: &ExtractErrors<'_>,
     ) -> Result<(), TarballError> {
         let batch = std::mem::take(&mut self.files);
         self.bytes = 0;
-        let contents: Vec<&[u8]> = batch.iter().map(|(_, _, c)| &c[..]).collect();
-        let digests = pacquet_sha512::digest_many(&contents);
-        drop(contents);
+        let mut inputs: Vec<&[u8]> = Vec::with_capacity(batch.len() + 1);
+        inputs.extend(check.map(|(tgz, _)| tgz));
+        inputs.extend(batch.iter().map(|(_, _, c)| &c[..]));
+        let mut digests = pacquet_sha512::digest_many(&inputs).into_iter();
+        drop(inputs);
+        if let Some((_, check)) = check {
+            let actual = digests.next().unwrap_or([0; 64]);
+            if actual != check.digest {
+                return Err(check.mismatch(&actual));
+            }
+        }
         for ((path, mode, content), digest) in batch.into_iter().zip(digests) {
             let stored = cas
                 .write_hashed(&content, mode & 0o111 != 0, hex::encode(digest))

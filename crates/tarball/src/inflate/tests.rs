@@ -4,7 +4,12 @@ use flate2::Compression;
 use flate2::read::GzDecoder;
 use flate2::write::GzEncoder;
 
-use super::{WHOLE_MAX, inflate_whole};
+use super::WHOLE_MAX;
+
+/// `inflate_whole` into a fresh buffer.
+fn inflate_whole(tgz: &[u8], limit: u64) -> Option<Vec<u8>> {
+    super::inflate_whole(tgz, limit, &mut Vec::new()).map(<[u8]>::to_vec)
+}
 
 const NO_LIMIT: u64 = u64::MAX;
 
@@ -154,4 +159,16 @@ fn a_trailer_claiming_an_impossible_ratio_is_not_trusted() {
     tgz[len - 4..].copy_from_slice(&(32u32 << 20).to_le_bytes());
     assert!((tgz.len() as u64) * 1032 < 32 << 20);
     assert_eq!(inflate_whole(&tgz, NO_LIMIT), None);
+}
+
+#[test]
+fn a_reused_buffer_never_shows_an_earlier_archive() {
+    let mut buf = Vec::new();
+    let big = bytes(21, 100_000);
+    let small = bytes(22, 1_000);
+    assert!(super::inflate_whole(&gzip(&big, 6), NO_LIMIT, &mut buf) == Some(&big[..]));
+    assert!(super::inflate_whole(&gzip(&small, 6), NO_LIMIT, &mut buf) == Some(&small[..]));
+    // A failed call leaves the next one unaffected.
+    assert!(super::inflate_whole(&gzip(&big, 6)[..500], NO_LIMIT, &mut buf).is_none());
+    assert!(super::inflate_whole(&gzip(&small, 6), NO_LIMIT, &mut buf) == Some(&small[..]));
 }
