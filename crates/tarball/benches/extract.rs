@@ -8,34 +8,9 @@ use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use pacquet_cas::Cas;
 use pacquet_tarball::{ExtractLimits, extract_to_store};
 
-/// Deterministic source-like bytes: words from a small vocabulary, so the
-/// archive compresses about as much as JavaScript does.
-fn text(seed: u64, len: usize) -> Vec<u8> {
-    const WORDS: [&str; 12] = [
-        "function ",
-        "return ",
-        "const ",
-        "value",
-        " = ",
-        "(a, b)",
-        ";\n",
-        "{ ",
-        " }",
-        "module",
-        ".exports",
-        "if (x) ",
-    ];
-    let mut state = seed | 1;
-    let mut out = Vec::with_capacity(len + 16);
-    while out.len() < len {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        out.extend_from_slice(WORDS[(state % WORDS.len() as u64) as usize].as_bytes());
-    }
-    out.truncate(len);
-    out
-}
+#[path = "support/mod.rs"]
+mod support;
+use support::text;
 
 fn tarball() -> Vec<u8> {
     let gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::new(6));

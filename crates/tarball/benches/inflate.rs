@@ -6,32 +6,12 @@ use std::io::{Read, Write};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
-/// Source-like text: words from a small vocabulary.
-fn text(len: usize) -> Vec<u8> {
-    const WORDS: [&str; 8] = [
-        "function ",
-        "return ",
-        "const ",
-        "value",
-        " = ",
-        "(a, b)",
-        ";\n",
-        "module.exports",
-    ];
-    let mut state = 0x9E37_79B9_7F4A_7C15u64;
-    let mut out = Vec::with_capacity(len + 16);
-    while out.len() < len {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        out.extend_from_slice(WORDS[(state % WORDS.len() as u64) as usize].as_bytes());
-    }
-    out.truncate(len);
-    out
-}
+#[path = "support/mod.rs"]
+mod support;
+use support::text;
 
 fn bench(c: &mut Criterion) {
-    let tar = text(5 << 20);
+    let tar = text(1, 5 << 20);
     let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::new(6));
     encoder.write_all(&tar).unwrap();
     let tgz = encoder.finish().unwrap();
