@@ -274,3 +274,80 @@ fn an_unsupported_engine_warns_like_pnpm() {
     let ours = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(ours.contains(warning), "{ours}");
 }
+
+/// Adds `settings.integrityTarget: tar` to the project's lockfile, as pnpm
+/// 12.21 writes it with `lockfile.integrityTarget: tar`.
+fn pin_tars(project: &Path) {
+    let path = project.join("pnpm-lock.yaml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let pinned = text.replacen("settings:\n", "settings:\n  integrityTarget: tar\n", 1);
+    assert_ne!(pinned, text, "the fixture lockfile has a settings section");
+    std::fs::write(&path, pinned).unwrap();
+}
+
+/// `lockfile.integrityTarget: tar` pins uncompressed tars, which pacquet
+/// does not hash (docs/store.md §7.1): refused by name, install and fetch.
+#[test]
+fn a_lockfile_pinning_tars_is_refused_by_name() {
+    let registry = Registry::start_fixtures();
+    for args in [&["install", "--frozen-lockfile"][..], &["fetch"]] {
+        let tmp = tempfile::tempdir().unwrap();
+        let (env, project) = setup(&registry, tmp.path(), "basic");
+        support::add_settings(&project, "\nlockfile:\n  integrityTarget: tar\n");
+        pin_tars(&project);
+        let out = pacquet(&env, &project, args);
+        assert_fails_with(&out, "ERR_PACQUET_UNSUPPORTED_SETTING");
+        assert!(
+            stderr(&out).contains("lockfile.integrityTarget: tar"),
+            "{}",
+            stderr(&out)
+        );
+        assert!(!project.join("node_modules").exists());
+        assert!(!env.store_dir.join("v11/index.db").exists());
+    }
+}
+
+/// What pnpm 12.21 does with the setting and the lockfile out of step, and
+/// with a value other than `tar`: the same code from both tools.
+#[test]
+fn integrity_target_mismatches_and_bad_values_fail_as_in_pnpm() {
+    let registry = Registry::start_fixtures();
+    let cases: [(&str, bool, &str); 3] = [
+        // The lockfile pins tars, the settings do not ask for it.
+        ("", true, "ERR_PNPM_LOCKFILE_CONFIG_MISMATCH"),
+        (
+            "\nlockfile: false\n",
+            true,
+            "ERR_PNPM_LOCKFILE_CONFIG_MISMATCH",
+        ),
+        // `tgz` is the default but not a value pnpm 12.21 takes.
+        (
+            "\nlockfile:\n  integrityTarget: tgz\n",
+            false,
+            "ERR_PNPM_INVALID_SETTING",
+        ),
+    ];
+    for (settings, pinned, code) in cases {
+        for side in ["pnpm", "pacquet"] {
+            let tmp = tempfile::tempdir().unwrap();
+            let (env, project) = setup(&registry, tmp.path(), "basic");
+            support::add_settings(&project, settings);
+            if pinned {
+                pin_tars(&project);
+            }
+            let out = match side {
+                "pnpm" => env.run(&project, &["install", "--frozen-lockfile"]),
+                _ => pacquet(&env, &project, &["install", "--frozen-lockfile"]),
+            };
+            assert_fails_with(&out, code);
+            if code == "ERR_PNPM_LOCKFILE_CONFIG_MISMATCH" {
+                assert!(
+                    stderr(&out).contains("settings.integrityTarget"),
+                    "{side}: {}",
+                    stderr(&out)
+                );
+            }
+            assert!(!project.join("node_modules").exists(), "{side}");
+        }
+    }
+}

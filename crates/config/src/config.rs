@@ -174,6 +174,9 @@ pub struct Config {
     pub verify_store_integrity: bool,
     pub strict_store_pkg_content_check: bool,
     pub frozen_store: bool,
+    /// `lockfile.integrityTarget`: `tgz` (the default; pnpm 12.21 refuses
+    /// it written out) or `tar`.
+    pub lockfile_integrity_target: String,
     /// Read build results from the side-effects cache.
     pub side_effects_cache: bool,
     /// Do not write build results to the side-effects cache.

@@ -96,7 +96,8 @@ const SETTINGS: &[(&str, Kind)] = &[
     ("engineStrict", Kind::Bool),
     ("optimisticRepeatInstall", Kind::Bool),
     ("confirmModulesPurge", Kind::Bool),
-    ("lockfile", Kind::Bool),
+    // `false` or pnpm 12's `{integrityTarget, includeResolutionSettings}`.
+    ("lockfile", Kind::BoolOrObject),
     ("lockfileIncludeTarballUrl", Kind::Bool),
     ("storeIndexFormat", Kind::String),
     ("autoInstallPeers", Kind::Bool),

@@ -243,6 +243,7 @@ fn resolve_settings(
         strict_store_pkg_content_check: layers.bool("strictStorePkgContentCheck", true),
         frozen_store: layers.bool("frozenStore", false),
         side_effects_cache,
+        lockfile_integrity_target: lockfile_integrity_target(layers),
         side_effects_cache_readonly,
         ignore_scripts: layers.bool("ignoreScripts", false),
         allow_builds: bool_map(layers.get("allowBuilds")),
@@ -619,6 +620,15 @@ fn parsed<T: Default>(layers: &Layers, key: &str, parse: impl Fn(&str) -> Option
         tracing::warn!("Ignoring invalid {key}: {text:?}");
     }
     parsed.unwrap_or_default()
+}
+
+/// `lockfile.integrityTarget`; `lockfile` may also be a bool.
+fn lockfile_integrity_target(layers: &Layers) -> String {
+    layers
+        .get("lockfile")
+        .and_then(|lockfile| lockfile.get("integrityTarget"))
+        .and_then(scalar_string)
+        .unwrap_or_else(|| "tgz".to_owned())
 }
 
 /// `sideEffectsCache` may be a bool or `{read, write}`.

@@ -33,6 +33,15 @@ fn convert(key: &str, kind: Kind, value: Value) -> Result<Value, &'static str> {
     if key == "linkWorkspacePackages" && value == "deep" {
         return Ok(value);
     }
+    // pnpm 12.21 takes `integrityTarget: tar` and nothing else (not even
+    // `tgz`, the default).
+    if key == "lockfile"
+        && let Some(target) = value.get("integrityTarget")
+        && !target.is_null()
+        && target != "tar"
+    {
+        return Err("integrityTarget must be tar");
+    }
     match kind {
         Kind::Bool => boolean(&value).map(Value::Bool),
         Kind::BoolOrObject if value.is_object() => Ok(value),

@@ -35,6 +35,17 @@ pub fn fetch(
 ) -> Result<FetchSummary, InstallError> {
     let lockfile =
         read_wanted_lockfile(config)?.ok_or(InstallError::Lockfile(LockfileError::NoLockfile))?;
+    // Its `integrity` fields pin uncompressed tars (docs/store.md §7.1).
+    let pins_tars = lockfile
+        .settings
+        .as_ref()
+        .and_then(|s| s.integrity_target.as_deref())
+        == Some("tar");
+    if pins_tars || config.lockfile_integrity_target == "tar" {
+        return Err(InstallError::UnsupportedSetting {
+            setting: "lockfile.integrityTarget: tar",
+        });
+    }
     let plan = plan_all_importers(config, &lockfile)?;
     reporter.report(Event::Resolved {
         total: plan.slots.len(),

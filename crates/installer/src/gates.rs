@@ -223,6 +223,7 @@ fn expected_settings(
         // normalized them.
         package_extensions_checksum: lockfile.package_extensions_checksum.clone(),
         pnpmfile_checksum: pnpmfile_checksum(config),
+        integrity_target: config.lockfile_integrity_target.clone(),
         // Filled from the patch files by the caller.
         patched_dependencies: Default::default(),
         catalogs: config

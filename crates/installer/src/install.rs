@@ -60,6 +60,12 @@ pub fn install(
     for (refused, setting) in [
         (!config.enable_modules_dir, "enableModulesDir: false"),
         (config.frozen_store, "frozenStore: true"),
+        // The lockfile would pin tar hashes, which the store rows pacquet
+        // writes do not carry (docs/store.md §7.1).
+        (
+            config.lockfile_integrity_target == "tar",
+            "lockfile.integrityTarget: tar",
+        ),
     ] {
         if refused {
             return Err(InstallError::UnsupportedSetting { setting });

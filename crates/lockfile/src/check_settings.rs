@@ -25,6 +25,8 @@ pub struct ExpectedSettings {
     pub patched_dependencies: BTreeMap<String, String>,
     /// catalog name → package → specifier.
     pub catalogs: BTreeMap<String, BTreeMap<String, String>>,
+    /// `lockfile.integrityTarget` (`tgz` by default).
+    pub integrity_target: String,
 }
 
 impl Default for ExpectedSettings {
@@ -41,6 +43,7 @@ impl Default for ExpectedSettings {
             pnpmfile_checksum: None,
             patched_dependencies: BTreeMap::new(),
             catalogs: BTreeMap::new(),
+            integrity_target: "tgz".to_owned(),
         }
     }
 }
@@ -125,6 +128,9 @@ fn first_mismatch(lf: &Lockfile, exp: &ExpectedSettings) -> Option<&'static str>
     }
     if settings.inject_workspace_packages.unwrap_or(false) != exp.inject_workspace_packages {
         return Some("settings.injectWorkspacePackages");
+    }
+    if settings.integrity_target.as_deref().unwrap_or("tgz") != exp.integrity_target {
+        return Some("settings.integrityTarget");
     }
     None
 }

@@ -86,6 +86,10 @@ pub struct LockfileSettings {
     pub peers_suffix_max_length: Option<u64>,
     #[serde(default)]
     pub inject_workspace_packages: Option<bool>,
+    /// `tar` when `integrity` pins the uncompressed tar (pnpm 12's
+    /// `lockfile.integrityTarget`).
+    #[serde(default)]
+    pub integrity_target: Option<String>,
 }
 
 /// `{ specifier, version }` as used by importers and catalogs.

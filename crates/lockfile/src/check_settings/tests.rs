@@ -242,3 +242,24 @@ fn recorded_settings_fixture_matches_its_config() {
     };
     assert_eq!(mismatch(&lf, &expected), None);
 }
+
+#[test]
+fn a_lockfile_pinning_tars_needs_the_setting() {
+    let mut lf = fixture_lockfile("aliases");
+    let mut settings = lf.settings.clone().unwrap_or_default();
+    settings.integrity_target = Some("tar".to_owned());
+    lf.settings = Some(settings);
+    assert_eq!(
+        mismatch(&lf, &ExpectedSettings::default()).as_deref(),
+        Some("settings.integrityTarget")
+    );
+    let tar = ExpectedSettings {
+        integrity_target: "tar".to_owned(),
+        ..Default::default()
+    };
+    assert_eq!(mismatch(&lf, &tar), None);
+    assert_eq!(
+        mismatch(&fixture_lockfile("aliases"), &tar).as_deref(),
+        Some("settings.integrityTarget")
+    );
+}

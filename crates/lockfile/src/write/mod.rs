@@ -229,6 +229,12 @@ fn write_settings(out: &mut String, s: &LockfileSettings) {
             bool_value(out, v);
         }
     }
+    if let Some(target) = &s.integrity_target {
+        key(out, 2, "integrityTarget");
+        out.push(' ');
+        write_str(out, target, Ctx::Block, 2);
+        out.push('\n');
+    }
     if let Some(n) = s.peers_suffix_max_length {
         key(out, 2, "peersSuffixMaxLength");
         out.push(' ');

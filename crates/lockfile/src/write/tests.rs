@@ -128,3 +128,13 @@ fn link_directory_survives_a_round_trip() {
     assert_eq!(lf.importers["packages/b"].link_directory, Some(false));
     assert_eq!(lf.to_yaml(), text);
 }
+
+/// pnpm 12.21 with `lockfile.integrityTarget: tar` (settings keys sorted).
+#[test]
+fn integrity_target_survives_a_round_trip() {
+    let text = "lockfileVersion: '9.0'\n\nsettings:\n  autoInstallPeers: true\n  excludeLinksFromLockfile: false\n  integrityTarget: tar\n\nimporters:\n\n  .: {}\n";
+    let lf = Lockfile::parse(text, Path::new("/p/pnpm-lock.yaml")).expect("parses");
+    let settings = lf.settings.as_ref().expect("settings");
+    assert_eq!(settings.integrity_target.as_deref(), Some("tar"));
+    assert_eq!(lf.to_yaml(), text);
+}
