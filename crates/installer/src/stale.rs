@@ -66,25 +66,59 @@ pub struct Reconciled {
     pub removals: Removals,
 }
 
-/// Removes whatever the previous install left that `new.plan` does not want.
-pub fn reconcile(new: &Existing<'_>) -> Result<Reconciled, InstallError> {
-    let modules = new.root.join(&new.opts.modules_dir);
-    if !modules.exists() {
+/// What [`survey`] found; nothing is removed until [`apply`]. The two
+/// together remove whatever the previous install left that the new plan
+/// does not want.
+#[derive(Debug)]
+pub enum Survey {
+    /// No previous `node_modules`.
+    Fresh,
+    /// Laid out with other settings: every modules directory goes.
+    Purge,
+    /// The previous install's leftovers this plan does not want.
+    Remove(Box<Reconciled>),
+}
+
+/// Carries out a [`survey`]: stale temp files swept, then the purge or the
+/// removals.
+pub fn apply(new: &Existing<'_>, survey: Survey) -> Result<Reconciled, InstallError> {
+    if matches!(survey, Survey::Fresh) {
         return Ok(Reconciled::default());
     }
+    let modules = new.root.join(&new.opts.modules_dir);
     pacquet_state::sweep_stale_temps(
         &modules,
         &[".modules.yaml", crate::write_state::WORKSPACE_STATE_FILE],
     );
     pacquet_state::sweep_stale_temps(&new.root.join(&new.opts.virtual_store_dir), &["lock.yaml"]);
+    match survey {
+        Survey::Fresh => Ok(Reconciled::default()),
+        Survey::Purge => {
+            purge(new)?;
+            Ok(Reconciled::default())
+        }
+        Survey::Remove(reconciled) => {
+            crate::remove::remove(new.root, &reconciled.removals)?;
+            Ok(*reconciled)
+        }
+    }
+}
+
+/// Compares the previous install (its `.modules.yaml` and `lock.yaml`)
+/// with `new.plan`, reading only: it runs while the store index is read
+/// and before the lockfile's verdict.
+pub fn survey(new: &Existing<'_>) -> Survey {
+    let modules = new.root.join(&new.opts.modules_dir);
+    if !modules.exists() {
+        return Survey::Fresh;
+    }
     let previous: Option<Value> = std::fs::read_to_string(modules.join(".modules.yaml"))
         .ok()
         .map(|text| serde_json::from_str(&text).unwrap_or(Value::Null));
     if let Some(previous) = &previous
         && layout_changed(new, previous)
     {
-        purge(new)?;
-        return Ok(Reconciled::default());
+        return Survey::Purge;
     }
     let pruned_at = previous
         .as_ref()
@@ -117,27 +151,25 @@ pub fn reconcile(new: &Existing<'_>) -> Result<Reconciled, InstallError> {
     let vsd = new.root.join(&new.opts.virtual_store_dir);
     let current_path = vsd.join("lock.yaml");
     let Ok(current_text) = std::fs::read_to_string(&current_path) else {
-        return Ok(reconciled);
+        return Survey::Remove(Box::new(reconciled));
     };
     // The same lockfile with every group installed both times: nothing to
     // remove. (A partial install's plan is smaller than its lock.yaml says.)
     if new.opts.included.all() && current_text == new.wanted.to_yaml() {
         reconciled.previous_direct = Some(crate::install::direct_dependencies(new.plan));
-        return Ok(reconciled);
+        return Survey::Remove(Box::new(reconciled));
     }
     // A current lockfile pacquet cannot read or plan gives nothing to
     // compare against: leave the tree as it is, as after a killed install.
     let Ok(current) = Lockfile::parse(&current_text, &current_path) else {
-        return Ok(reconciled);
+        return Survey::Remove(Box::new(reconciled));
     };
     let Ok(old) = plan(&current, &previous_options(new.root, new.opts, &current)) else {
-        return Ok(reconciled);
+        return Survey::Remove(Box::new(reconciled));
     };
-    let removals = pacquet_planner::diff(&old, new.plan, prune_orphans);
-    crate::remove::remove(new.root, &removals)?;
+    reconciled.removals = pacquet_planner::diff(&old, new.plan, prune_orphans);
     reconciled.previous_direct = Some(crate::install::direct_dependencies(&old));
-    reconciled.removals = removals;
-    Ok(reconciled)
+    Survey::Remove(Box::new(reconciled))
 }
 
 /// The options the previous install planned with: today's settings (a

@@ -11,7 +11,7 @@ use super::Run;
 use crate::{
     InstallError, dirs,
     reporter::DirectDependency,
-    stale::{self, Reconciled},
+    stale::{self, Reconciled, Survey},
     store::{self, Rows, Store},
 };
 
@@ -35,24 +35,19 @@ pub(super) struct Cleared {
     pub fresh: bool,
 }
 
-/// Removes what the previous install left and this plan does not want, and
-/// creates the directories the plan needs.
-pub(super) fn clear(run: &Run<'_>) -> Result<Cleared, InstallError> {
-    let config = run.config;
-    let root = config.workspace_root.as_path();
-    let mut reconciled = stale::reconcile(&stale::Existing {
-        root,
-        opts: run.opts,
-        plan: run.plan,
-        wanted: &run.checked.lockfile,
-        store_dir: &config.store_dir.to_string_lossy(),
-        modules_cache_max_age: config.modules_cache_max_age,
-        now: run
-            .started_at
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap_or_default()
-            .as_secs(),
-    })?;
+/// What the previous install left, compared with this plan; reads only,
+/// so it runs while the store index is read.
+pub(super) fn survey(run: &Run<'_>) -> Survey {
+    let store_dir = run.config.store_dir.to_string_lossy();
+    stale::survey(&existing(run, &store_dir))
+}
+
+/// Removes what the previous install left and this plan does not want (per
+/// `survey`), and creates the directories the plan needs.
+pub(super) fn clear(run: &Run<'_>, survey: Survey) -> Result<Cleared, InstallError> {
+    let root = run.config.workspace_root.as_path();
+    let store_dir = run.config.store_dir.to_string_lossy();
+    let mut reconciled = stale::apply(&existing(run, &store_dir), survey)?;
     // Asked after `reconcile`, which may have removed the whole tree.
     let fresh = !root.join(&run.opts.virtual_store_dir).exists();
     dirs::create_dirs(root, reconciled.removals.missing_dirs(&run.plan.dirs))?;
@@ -62,6 +57,23 @@ pub(super) fn clear(run: &Run<'_>) -> Result<Cleared, InstallError> {
         previous_direct,
         fresh,
     })
+}
+
+fn existing<'a>(run: &'a Run<'_>, store_dir: &'a str) -> stale::Existing<'a> {
+    let config = run.config;
+    stale::Existing {
+        root: config.workspace_root.as_path(),
+        opts: run.opts,
+        plan: run.plan,
+        wanted: &run.checked.lockfile,
+        store_dir,
+        modules_cache_max_age: config.modules_cache_max_age,
+        now: run
+            .started_at
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap_or_default()
+            .as_secs(),
+    }
 }
 
 /// `ERR_PNPM_NO_OFFLINE_TARBALL` for the first of `missing` that needs the
