@@ -39,9 +39,10 @@ impl Store {
         Ok(writer.as_ref().expect("set above").sender())
     }
 
-    /// Waits until every queued row is committed.
-    pub fn finish(self) -> Result<(), InstallError> {
-        let writer = self.writer.into_inner().unwrap_or_else(|e| e.into_inner());
+    /// Waits until every queued row is committed. A later [`Store::sender`]
+    /// starts a new writer.
+    pub fn finish(&self) -> Result<(), InstallError> {
+        let writer = self.writer.lock().unwrap_or_else(|e| e.into_inner()).take();
         if let Some(writer) = writer {
             writer.finish()?;
         }
