@@ -140,10 +140,7 @@ fn inflate_and_store(
     let Some(tar) = inflate_whole(tgz, limits.max_unpacked_bytes, buffer) else {
         // Rare (huge or unusual archives): checked whole, first.
         if let Some(check) = check {
-            let actual = pacquet_sha512::digest(tgz);
-            if actual != check.digest {
-                return Err(check.mismatch(&actual));
-            }
+            check.verify(tgz)?;
         }
         return store_streamed(tgz, cas, limits, errors, exceeded);
     };
@@ -153,14 +150,7 @@ fn inflate_and_store(
     // Whatever else went wrong, a tarball that is not the one the lockfile
     // names says so first (and is downloaded again).
     match (stored, check) {
-        (Err(e), Some(check)) => {
-            let actual = pacquet_sha512::digest(tgz);
-            Err(if actual == check.digest {
-                e
-            } else {
-                check.mismatch(&actual)
-            })
-        }
+        (Err(e), Some(check)) => check.verify(tgz).and(Err(e)),
         (stored, _) => stored,
     }
 }
@@ -212,7 +202,7 @@ fn store_streamed(
 }
 
 /// The index entries by path inside the package, sorted bytewise.
-pub(crate) type Files = BTreeMap<String, FileInfo>;
+type Files = BTreeMap<String, FileInfo>;
 
 /// Stores every regular file of the archive, taking each one's content
 /// from `content`. Returns the files by path and the bytes of the package's
@@ -344,7 +334,7 @@ fn drain<R: Read>(
 }
 
 /// Builds the errors of one extraction, which all name the package.
-pub(crate) struct ExtractErrors<'a> {
+struct ExtractErrors<'a> {
     package_id: &'a str,
     max_unpacked_bytes: u64,
     /// Set by the stream when it hits the size cap.
@@ -389,7 +379,7 @@ impl ExtractErrors<'_> {
         }
     }
 
-    pub(crate) fn store(&self, source: pacquet_cas::CasError) -> TarballError {
+    fn store(&self, source: pacquet_cas::CasError) -> TarballError {
         TarballError::Store {
             package_id: self.package_id.to_string(),
             source,

@@ -64,13 +64,21 @@ impl TarballCheck {
         })
     }
 
-    /// The error for a tarball whose SHA-512 is `actual`.
-    pub(crate) fn mismatch(&self, actual: &[u8; 64]) -> TarballError {
+    /// Checks the tarball's SHA-512, computed elsewhere (with its files').
+    pub(crate) fn matches(&self, actual: &[u8; 64]) -> Result<(), TarballError> {
+        if *actual == self.digest {
+            return Ok(());
+        }
         let actual = base64::Engine::encode(&base64::engine::general_purpose::STANDARD, actual);
-        TarballError::Integrity {
+        Err(TarballError::Integrity {
             url: self.url.clone(),
             wanted: self.integrity.clone(),
             actual: format!("sha512-{actual}"),
-        }
+        })
+    }
+
+    /// Hashes `tgz` on its own and checks it.
+    pub(crate) fn verify(&self, tgz: &[u8]) -> Result<(), TarballError> {
+        self.matches(&pacquet_sha512::digest(tgz))
     }
 }

@@ -74,30 +74,25 @@ impl<'t> FileBatch<'t> {
         let mut digests = pacquet_sha512::digest_many(&inputs).into_iter();
         drop(inputs);
         if let Some((_, check)) = check {
-            let actual = digests.next().unwrap_or([0; 64]);
-            if actual != check.digest {
-                return Err(check.mismatch(&actual));
-            }
+            check.matches(&digests.next().expect("one digest per input"))?;
         }
         for ((path, mode, content), digest) in batch.into_iter().zip(digests) {
             let stored = cas
                 .write_hashed(&content, mode & 0o111 != 0, hex::encode(digest))
                 .map_err(|source| errors.store(source))?;
-            files.insert(
-                path.clone(),
-                FileInfo {
-                    digest: stored.digest,
-                    mode,
-                    size: content.len() as u64,
-                    checked_at: Some(stored.checked_at),
-                },
-            );
+            let info = FileInfo {
+                digest: stored.digest,
+                mode,
+                size: content.len() as u64,
+                checked_at: Some(stored.checked_at),
+            };
             if path == "package.json" {
                 *package_json = Some(match content {
                     Content::Borrowed(bytes) => bytes.to_vec(),
                     Content::Owned(bytes) => bytes,
                 });
             }
+            files.insert(path, info);
         }
         Ok(())
     }
