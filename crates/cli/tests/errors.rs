@@ -307,6 +307,24 @@ fn a_lockfile_pinning_tars_is_refused_by_name() {
     }
 }
 
+/// pnpm 12.21 records four resolution settings in the lockfile with it and
+/// checks them; pacquet does not, so it refuses rather than ignores it.
+#[test]
+fn include_resolution_settings_is_refused_by_name() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let (env, project) = setup(&registry, tmp.path(), "basic");
+    support::add_settings(&project, "\nlockfile:\n  includeResolutionSettings: true\n");
+    let out = pacquet(&env, &project, &["install", "--frozen-lockfile"]);
+    assert_fails_with(&out, "ERR_PACQUET_UNSUPPORTED_SETTING");
+    assert!(
+        stderr(&out).contains("lockfile.includeResolutionSettings: true"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!project.join("node_modules").exists());
+}
+
 /// What pnpm 12.21 does with the setting and the lockfile out of step, and
 /// with a value other than `tar`: the same code from both tools.
 #[test]

@@ -177,6 +177,9 @@ pub struct Config {
     /// `lockfile.integrityTarget`: `tgz` (the default; pnpm 12.21 refuses
     /// it written out) or `tar`.
     pub lockfile_integrity_target: String,
+    /// `lockfile.includeResolutionSettings` (pnpm 12): record and check
+    /// resolution settings in the lockfile.
+    pub lockfile_include_resolution_settings: bool,
     /// Read build results from the side-effects cache.
     pub side_effects_cache: bool,
     /// Do not write build results to the side-effects cache.

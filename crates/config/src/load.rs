@@ -244,6 +244,7 @@ fn resolve_settings(
         frozen_store: layers.bool("frozenStore", false),
         side_effects_cache,
         lockfile_integrity_target: lockfile_integrity_target(layers),
+        lockfile_include_resolution_settings: lockfile_include_resolution_settings(layers),
         side_effects_cache_readonly,
         ignore_scripts: layers.bool("ignoreScripts", false),
         allow_builds: bool_map(layers.get("allowBuilds")),
@@ -629,6 +630,18 @@ fn lockfile_integrity_target(layers: &Layers) -> String {
         .and_then(|lockfile| lockfile.get("integrityTarget"))
         .and_then(scalar_string)
         .unwrap_or_else(|| "tgz".to_owned())
+}
+
+/// `lockfile.includeResolutionSettings`, set unless absent or false.
+fn lockfile_include_resolution_settings(layers: &Layers) -> bool {
+    match layers
+        .get("lockfile")
+        .and_then(|lockfile| lockfile.get("includeResolutionSettings"))
+    {
+        None | Some(Value::Null) | Some(Value::Bool(false)) => false,
+        Some(Value::String(text)) => text != "false",
+        Some(_) => true,
+    }
 }
 
 /// `sideEffectsCache` may be a bool or `{read, write}`.

@@ -66,6 +66,13 @@ pub fn install(
             config.lockfile_integrity_target == "tar",
             "lockfile.integrityTarget: tar",
         ),
+        // pnpm 12 then records and checks `autoDedupe`,
+        // `dedupeInjectedDeps`, `dedupePeerDependents` and
+        // `linkWorkspacePackages` in the lockfile; pacquet does neither.
+        (
+            config.lockfile_include_resolution_settings,
+            "lockfile.includeResolutionSettings: true",
+        ),
     ] {
         if refused {
             return Err(InstallError::UnsupportedSetting { setting });
