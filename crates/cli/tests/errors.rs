@@ -72,16 +72,26 @@ fn the_global_virtual_store_is_refused_before_anything_is_written() {
     assert!(!project.join("node_modules").exists());
 }
 
+/// Each as written in `pnpm-workspace.yaml`, and as the refusal names it.
+/// `lockfile.includeResolutionSettings`: pnpm 12.21 then records four
+/// resolution settings in the lockfile and checks them; pacquet does not.
 #[test]
 fn settings_pacquet_cannot_honour_are_refused_by_name() {
     let registry = Registry::start_fixtures();
-    for line in ["enableModulesDir: false", "frozenStore: true"] {
+    for (yaml, named) in [
+        ("enableModulesDir: false", "enableModulesDir: false"),
+        ("frozenStore: true", "frozenStore: true"),
+        (
+            "lockfile:\n  includeResolutionSettings: true",
+            "lockfile.includeResolutionSettings: true",
+        ),
+    ] {
         let tmp = tempfile::tempdir().unwrap();
         let (env, project) = setup(&registry, tmp.path(), "basic");
-        support::add_settings(&project, &format!("\n{line}\n"));
+        support::add_settings(&project, &format!("\n{yaml}\n"));
         let out = pacquet(&env, &project, &["install", "--frozen-lockfile"]);
         assert_fails_with(&out, "ERR_PACQUET_UNSUPPORTED_SETTING");
-        assert!(stderr(&out).contains(line), "{}", stderr(&out));
+        assert!(stderr(&out).contains(named), "{}", stderr(&out));
         assert!(!project.join("node_modules").exists());
     }
 }
@@ -305,24 +315,6 @@ fn a_lockfile_pinning_tars_is_refused_by_name() {
         assert!(!project.join("node_modules").exists());
         assert!(!env.store_dir.join("v11/index.db").exists());
     }
-}
-
-/// pnpm 12.21 records four resolution settings in the lockfile with it and
-/// checks them; pacquet does not, so it refuses rather than ignores it.
-#[test]
-fn include_resolution_settings_is_refused_by_name() {
-    let registry = Registry::start_fixtures();
-    let tmp = tempfile::tempdir().unwrap();
-    let (env, project) = setup(&registry, tmp.path(), "basic");
-    support::add_settings(&project, "\nlockfile:\n  includeResolutionSettings: true\n");
-    let out = pacquet(&env, &project, &["install", "--frozen-lockfile"]);
-    assert_fails_with(&out, "ERR_PACQUET_UNSUPPORTED_SETTING");
-    assert!(
-        stderr(&out).contains("lockfile.includeResolutionSettings: true"),
-        "{}",
-        stderr(&out)
-    );
-    assert!(!project.join("node_modules").exists());
 }
 
 /// What pnpm 12.21 does with the setting and the lockfile out of step, and
