@@ -19,6 +19,32 @@ pub struct Cli {
     #[arg(long, global = true, value_enum, default_value_t = Reporter::Default)]
     pub reporter: Reporter,
 
+    /// Install only the workspace projects this selector picks (pnpm's
+    /// grammar: `name`, `name...`, `...name`, `^`, `{dir}`, `./dir`,
+    /// `[<since>]`, `!`); repeatable. The workspace root is always
+    /// installed.
+    #[arg(short = 'F', long = "filter", global = true, value_name = "SELECTOR")]
+    pub filter: Vec<String>,
+
+    /// Like `--filter`, but dependency walks follow production
+    /// dependencies only.
+    #[arg(long = "filter-prod", global = true, value_name = "SELECTOR")]
+    pub filter_prod: Vec<String>,
+
+    /// Act on every workspace project (what `install` does in a workspace
+    /// anyway).
+    #[arg(short = 'r', long, global = true)]
+    pub recursive: bool,
+
+    /// Act on the workspace root project only.
+    #[arg(short = 'w', long = "workspace-root", global = true)]
+    pub workspace_root: bool,
+
+    /// Treat the project as if it were not in a workspace: its own
+    /// lockfile, no `pnpm-workspace.yaml`.
+    #[arg(long, global = true)]
+    pub ignore_workspace: bool,
+
     #[command(subcommand)]
     pub command: Command,
 
@@ -33,6 +59,24 @@ pub struct Cli {
 }
 
 impl Cli {
+    /// The workspace-selection flags given, by name: commands other than
+    /// `install` refuse them rather than ignore them.
+    pub fn selection_flags(&self) -> Option<&'static str> {
+        if !self.filter.is_empty() {
+            Some("--filter")
+        } else if !self.filter_prod.is_empty() {
+            Some("--filter-prod")
+        } else if self.workspace_root {
+            Some("--workspace-root")
+        } else if self.recursive {
+            Some("--recursive")
+        } else if self.ignore_workspace {
+            Some("--ignore-workspace")
+        } else {
+            None
+        }
+    }
+
     /// Parses the command line. Settings may be given as flags, as in pnpm
     /// (`--config.<key>=<value>`, `--<setting>`, `--no-<setting>`; see
     /// [`crate::setting_flags`]); they are taken out before clap parses the

@@ -166,6 +166,7 @@ impl Reporter for DefaultReporter {
                 }
             }
             Event::Warning { message } => self.println(&format!("[WARN] {message}")),
+            Event::Info { message } => self.println(message),
             Event::LockfileVerified { entries, millis } => self.println(&format!(
                 "✓ Lockfile passes supply-chain policies ({} in {})",
                 entries_label(entries),
@@ -417,6 +418,9 @@ impl Reporter for NdjsonReporter {
             }
             Event::Warning { message } => {
                 self.emit("pnpm", "warn", json!({"message": message, "prefix": prefix}))
+            }
+            Event::Info { message } => {
+                self.emit("pnpm", "info", json!({"message": message, "prefix": prefix}))
             }
             Event::LockfileVerified { entries, millis } => self.emit(
                 "pnpm:lockfile-verification",

@@ -12,12 +12,15 @@ use std::collections::HashSet;
 /// example, `--extend-node-path`, `--prefer-symlinked-executables`,
 /// `--virtual-store-dir-max-length`, `--dedupe-peers`).
 const SETTING_FLAGS: &[&str] = &[
+    "changed-files-ignore-pattern",
     "child-concurrency",
     "engine-strict",
+    "fail-if-no-match",
     "fetch-timeout",
     "hoist",
     "hoist-pattern",
     "http-proxy",
+    "include-workspace-root",
     "https-proxy",
     "modules-dir",
     "network-concurrency",
@@ -29,6 +32,7 @@ const SETTING_FLAGS: &[&str] = &[
     "side-effects-cache",
     "state-dir",
     "strict-peer-dependencies",
+    "test-pattern",
     "trust-lockfile",
     "trust-policy",
     "verify-store-integrity",

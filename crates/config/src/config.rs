@@ -211,6 +211,21 @@ pub struct Config {
     /// instead of the `node` on `PATH`.
     pub node_version: Option<String>,
     pub optimistic_repeat_install: bool,
+    /// `recursiveInstall`: `false` installs the project in the current
+    /// directory and its workspace dependencies only (`--filter {.}...`).
+    pub recursive_install: bool,
+    /// `sharedWorkspaceLockfile`: `false` (a lockfile per project) is
+    /// refused by the installer.
+    pub shared_workspace_lockfile: bool,
+    /// `failIfNoMatch`: a filter that selects no project fails.
+    pub fail_if_no_match: bool,
+    /// `testPattern`: files whose changes alone do not select dependents
+    /// (`--filter ...[<since>]`).
+    pub test_pattern: Vec<String>,
+    /// `changedFilesIgnorePattern`: files `[<since>]` does not count.
+    pub changed_files_ignore_pattern: Vec<String>,
+    /// `legacyDirFiltering`: `{dir}` selects every project under it.
+    pub legacy_dir_filtering: bool,
     pub auto_install_peers: bool,
     pub exclude_links_from_lockfile: bool,
     pub dedupe_peers: bool,

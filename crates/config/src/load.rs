@@ -46,7 +46,11 @@ impl Sources {
 /// `pnpm-workspace.yaml` > global `config.yaml` > `.npmrc` > defaults).
 pub fn load(opts: &LoadOptions) -> Result<Config, ConfigError> {
     let env = &opts.env;
-    let workspace_dir = find_workspace_dir(&opts.cwd);
+    let workspace_dir = if opts.cli.ignore_workspace {
+        None
+    } else {
+        find_workspace_dir(&opts.cwd)
+    };
     let workspace_root = workspace_dir.clone().unwrap_or_else(|| opts.cwd.clone());
     let config_dir = dirs::config_dir(env, opts.home.as_ref());
     let sources = read_sources(opts, workspace_dir.as_deref(), &config_dir)?;
@@ -255,6 +259,12 @@ fn resolve_settings(
         frozen_lockfile: layers.opt_bool("frozenLockfile"),
         prefer_frozen_lockfile: layers.bool("preferFrozenLockfile", true),
         trust_lockfile: layers.bool("trustLockfile", false),
+        recursive_install: layers.bool("recursiveInstall", true),
+        shared_workspace_lockfile: layers.bool("sharedWorkspaceLockfile", true),
+        fail_if_no_match: layers.bool("failIfNoMatch", false),
+        test_pattern: list_or_empty(layers, "testPattern"),
+        changed_files_ignore_pattern: list_or_empty(layers, "changedFilesIgnorePattern"),
+        legacy_dir_filtering: layers.bool("legacyDirFiltering", false),
         production,
         dev,
         optional: layers.bool("optional", true),

@@ -48,4 +48,7 @@ pub struct CliOverrides {
     /// does not turn `preferSymlinkedExecutables` on (`--config.node-linker`
     /// does).
     pub node_linker_flag: bool,
+    /// `--ignore-workspace`: no `pnpm-workspace.yaml` is looked for; the
+    /// directory is a project of its own.
+    pub ignore_workspace: bool,
 }

@@ -19,6 +19,20 @@ pub enum InstallError {
     #[diagnostic(transparent)]
     Plan(#[from] pacquet_planner::PlanError),
 
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Filter(#[from] pacquet_workspace_filter::FilterError),
+
+    /// `--fail-if-no-match` (or `failIfNoMatch`) and no project selected.
+    #[error("No projects matched the filters in \"{}\"", dir.display())]
+    #[diagnostic(
+        code(ERR_PACQUET_NO_PROJECTS_MATCHED),
+        help(
+            "Check the --filter selectors against the projects' names and directories; nothing was installed."
+        )
+    )]
+    NoProjectsMatched { dir: PathBuf },
+
     /// Without `--frozen-lockfile`, a lockfile that would need resolving.
     #[error("pnpm-lock.yaml must be updated, and pacquet cannot resolve dependencies yet")]
     #[diagnostic(

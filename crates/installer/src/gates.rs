@@ -20,6 +20,7 @@ use pacquet_planner::layout::{normalize, relative};
 pub const LOCKFILE_NAME: &str = "pnpm-lock.yaml";
 
 /// A workspace project: its importer id (`.`, `packages/a`), directory and manifest.
+#[derive(Debug, Clone)]
 pub struct Project {
     pub id: String,
     pub dir: PathBuf,
@@ -124,7 +125,7 @@ fn hash_patch_files(config: &Config) -> Result<Vec<(String, PatchFile)>, Install
         .collect()
 }
 
-fn read_projects(config: &Config) -> Result<Vec<Project>, InstallError> {
+pub(crate) fn read_projects(config: &Config) -> Result<Vec<Project>, InstallError> {
     let root = &config.workspace_root;
     let dirs = if config.is_workspace {
         pacquet_config::find_workspace_projects(root, &config.packages)

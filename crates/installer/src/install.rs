@@ -16,6 +16,7 @@ use pacquet_tarball::FetcherOptions;
 use crate::{
     InstallError, bins,
     build::{BuildRun, BuildSettings, Builds},
+    filtered::{self, ProjectFilter, Scope},
     gates::{self, CheckedLockfile},
     link_gate::LinkGate,
     phases::Phases,
@@ -34,6 +35,8 @@ pub(crate) use summary::direct_dependencies;
 pub struct InstallRequest<'a> {
     pub config: &'a Config,
     pub frozen_lockfile: bool,
+    /// `--filter` and the like: only some projects are installed.
+    pub filter: Option<&'a ProjectFilter>,
 }
 
 /// Installs the projects of `req.config` from the lockfile. Blocking: the
@@ -60,6 +63,11 @@ pub fn install(
     for (refused, setting) in [
         (!config.enable_modules_dir, "enableModulesDir: false"),
         (config.frozen_store, "frozenStore: true"),
+        // A lockfile per project: pacquet reads the workspace's one.
+        (
+            config.is_workspace && !config.shared_workspace_lockfile,
+            "sharedWorkspaceLockfile: false",
+        ),
         // The lockfile would pin tar hashes, which the store rows pacquet
         // writes do not carry (docs/store.md §7.1).
         (
@@ -78,9 +86,27 @@ pub fn install(
             return Err(InstallError::UnsupportedSetting { setting });
         }
     }
+    let scope = match req.filter {
+        Some(filter) => filtered_scope(filter, config, reporter)?,
+        None => Scope::All,
+    };
+    let selected = match &scope {
+        Scope::Nothing { .. } => return Ok(InstallSummary::default()),
+        Scope::All => None,
+        Scope::Projects { ids, .. } => Some(ids.as_slice()),
+    };
+    // pnpm 12 keeps a hoisted tree's earlier placements across filtered
+    // installs; pacquet's hoisted planner places the whole tree anew.
+    if selected.is_some() && config.node_linker == NodeLinker::Hoisted {
+        return Err(InstallError::UnsupportedSetting {
+            setting: "--filter with nodeLinker: hoisted",
+        });
+    }
     let modules_dir = config.workspace_root.join(&config.modules_dir);
     // `optimisticRepeatInstall: false`: no answer from the state files.
-    if config.optimistic_repeat_install
+    // A filtered install always installs.
+    if selected.is_none()
+        && config.optimistic_repeat_install
         && up_to_date::is_up_to_date(config, &modules_dir, &config.virtual_store_dir)
         && let Some(recorded) = verify::recorded_verification(config)
     {
@@ -126,28 +152,101 @@ pub fn install(
         let mut opts =
             settings::plan_options(config, &checked.projects, &checked.patches, &tarball_url);
         opts.node_version = settings::node_version(config, &checked.lockfile);
+        let state_opts = selected.map(|ids| {
+            let installed =
+                filtered::installed_importers(&config.virtual_store_dir, &checked.lockfile, ids);
+            opts.workspace_projects = opts.importers.clone();
+            let mut state_opts = opts.clone();
+            state_opts.importers.retain(|s| installed.contains(&s.id));
+            opts.importers.retain(|s| ids.contains(&s.id));
+            state_opts
+        });
         let planned = plan(&checked.lockfile, &opts)
+            .and_then(|p| {
+                let state = state_opts
+                    .as_ref()
+                    .map(|o| plan(&checked.lockfile, o))
+                    .transpose()?;
+                Ok((p, state))
+            })
             .map_err(InstallError::from)
-            .and_then(|plan| refuse_unsupported(&plan).map(|()| plan));
-        let plan = match planned {
-            Ok(plan) => plan,
+            .and_then(|(plan, state)| refuse_unsupported(&plan).map(|()| (plan, state)));
+        let (plan, state_plan) = match planned {
+            Ok(planned) => planned,
             // A refused lockfile is the first thing to report.
             Err(e) => return Err(join_verification(verification, reporter).err().unwrap_or(e)),
         };
         phases.mark("plan");
         report_plan(&plan, reporter);
+        let filtered = match (&state_plan, &state_opts, selected) {
+            (Some(plan), Some(opts), Some(ids)) => Some(Filtered { plan, opts, ids }),
+            _ => None,
+        };
         let run = Run {
             config,
             fetcher: &fetcher,
             checked: &checked,
             plan: &plan,
             opts: &opts,
+            filtered,
             reporter,
             project_scripts: &project_scripts,
             started_at,
         };
         run.execute(runtime, &phases, verification)
     })
+}
+
+/// A filtered install's view of everything installed after it: the
+/// projects a previous install set up and the selected ones. The previous
+/// tree is compared with this plan (so nothing of the others goes), and
+/// `lock.yaml` lists its importers.
+#[derive(Clone, Copy)]
+pub(crate) struct Filtered<'a> {
+    pub plan: &'a Plan,
+    pub opts: &'a PlanOptions<'a>,
+    /// The selected importer ids, root first.
+    pub ids: &'a [String],
+}
+
+/// The projects `filter` selects, reported as pnpm 12 reports them; no
+/// match with `failIfNoMatch` (`--fail-if-no-match`) is an error.
+fn filtered_scope(
+    filter: &ProjectFilter,
+    config: &Config,
+    reporter: &dyn Reporter,
+) -> Result<Scope, InstallError> {
+    let projects = gates::read_projects(config)?;
+    let scope = filtered::scope(filter, config, &projects)?;
+    let root = config.workspace_root.display();
+    let total = projects.len();
+    let (count, unmatched) = match &scope {
+        Scope::All => (total, &[][..]),
+        Scope::Nothing { unmatched } => (0, unmatched.as_slice()),
+        Scope::Projects { ids, unmatched } => (ids.len(), unmatched.as_slice()),
+    };
+    let message = if count == total {
+        format!("Scope: all {total} workspace projects")
+    } else {
+        format!("Scope: {count} of {total} workspace projects")
+    };
+    reporter.report(Event::Info { message: &message });
+    if count == 0 {
+        if config.fail_if_no_match {
+            return Err(InstallError::NoProjectsMatched {
+                dir: config.workspace_root.clone(),
+            });
+        }
+        let message = format!("No projects matched the filters in \"{root}\"");
+        reporter.report(Event::Info { message: &message });
+    } else if !unmatched.is_empty() {
+        let message = format!(
+            "No projects matched the filters \"{}\" in \"{root}\"",
+            unmatched.join(", ")
+        );
+        reporter.report(Event::Info { message: &message });
+    }
+    Ok(scope)
 }
 
 type Verification<'scope> = std::thread::ScopedJoinHandle<
@@ -175,8 +274,11 @@ struct Run<'a> {
     /// The network settings, read once.
     fetcher: &'a FetcherOptions,
     checked: &'a CheckedLockfile,
+    /// What this install links: every project, or the selected ones.
     plan: &'a Plan,
     opts: &'a PlanOptions<'a>,
+    /// A filtered install: the whole state it leaves behind.
+    filtered: Option<Filtered<'a>>,
     reporter: &'a dyn Reporter,
     project_scripts: &'a ProjectScripts<'a>,
     started_at: SystemTime,
@@ -296,7 +398,7 @@ impl Run<'_> {
             });
         }
         self.project_scripts
-            .run_after_build(&self.checked.projects, self.plan)?;
+            .run_after_build(&self.installed_projects(), self.plan)?;
         if !pending_skills.is_empty() {
             self.reporter.report(Event::PendingSkills {
                 packages: &pending_skills,
@@ -366,6 +468,16 @@ impl Run<'_> {
         Ok(())
     }
 
+    /// The projects this install installs (their scripts run).
+    fn installed_projects(&self) -> Vec<crate::gates::Project> {
+        self.checked
+            .projects
+            .iter()
+            .filter(|p| self.filtered.is_none_or(|f| f.ids.contains(&p.id)))
+            .cloned()
+            .collect()
+    }
+
     /// `lock.yaml` and `.modules.yaml`, before the projects' own scripts.
     fn write_state(
         &self,
@@ -379,7 +491,7 @@ impl Run<'_> {
         // `esbuild@0.27.7`).
         let mut pending_builds = self
             .project_scripts
-            .skipped_projects(&self.checked.projects);
+            .skipped_projects(&self.installed_projects());
         pending_builds.dedup();
         let mut packages = builds.not_built();
         packages.sort();
@@ -407,6 +519,7 @@ impl Run<'_> {
             checked: self.checked,
             plan: self.plan,
             opts: self.opts,
+            filtered: self.filtered,
             ignored_builds,
             started_at: self.started_at,
             pruned_at,

@@ -16,6 +16,7 @@ mod dirs;
 mod error;
 mod fetch;
 mod files;
+mod filtered;
 mod gates;
 mod install;
 mod link_gate;
@@ -37,5 +38,6 @@ mod write_state;
 
 pub use error::InstallError;
 pub use fetch::{FetchSummary, fetch, plan_all_importers, read_wanted_lockfile};
+pub use filtered::ProjectFilter;
 pub use gates::{CheckedLockfile, LOCKFILE_NAME, Project, importer_id, read_checked_lockfile};
 pub use install::{InstallRequest, InstallSummary, install};

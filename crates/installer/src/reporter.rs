@@ -56,6 +56,9 @@ pub enum Event<'a> {
     },
     /// A non-fatal problem.
     Warning { message: &'a str },
+    /// Something the user should know that is not a problem (which
+    /// projects a filter selected).
+    Info { message: &'a str },
     /// Direct dependencies (`name@version`) provide agent skills that
     /// await approval (`pendingSkills`).
     PendingSkills { packages: &'a [String] },

@@ -39,6 +39,8 @@ pub struct Existing<'a> {
     pub root: &'a Path,
     pub opts: &'a PlanOptions<'a>,
     pub plan: &'a Plan,
+    /// A filtered install links only this part of [`Self::plan`].
+    pub linked: Option<&'a Plan>,
     pub wanted: &'a Lockfile,
     pub store_dir: &'a str,
     /// `modulesCacheMaxAge` in minutes: how long orphaned package
@@ -155,7 +157,7 @@ pub fn survey(new: &Existing<'_>) -> Survey {
     };
     // The same lockfile with every group installed both times: nothing to
     // remove. (A partial install's plan is smaller than its lock.yaml says.)
-    if new.opts.included.all() && current_text == new.wanted.to_yaml() {
+    if new.opts.included.all() && new.linked.is_none() && current_text == new.wanted.to_yaml() {
         reconciled.previous_direct = Some(crate::install::direct_dependencies(new.plan));
         return Survey::Remove(Box::new(reconciled));
     }
@@ -168,8 +170,39 @@ pub fn survey(new: &Existing<'_>) -> Survey {
         return Survey::Remove(Box::new(reconciled));
     };
     reconciled.removals = pacquet_planner::diff(&old, new.plan, prune_orphans);
+    if let Some(linked) = new.linked {
+        drop_unhoisted_shims(&old, linked, &mut reconciled.removals);
+    }
     reconciled.previous_direct = Some(crate::install::direct_dependencies(&old));
     Survey::Remove(Box::new(reconciled))
+}
+
+/// A filtered install keeps the previous install's privately hoisted
+/// links, but pnpm 12 links the commands of only the packages it hoisted
+/// itself into `<virtualStoreDir>/node_modules/.bin`: the others' go.
+fn drop_unhoisted_shims(old: &Plan, linked: &Plan, removals: &mut Removals) {
+    use pacquet_planner::{LinkOwner, ShimRemoval};
+    let hoisted: std::collections::HashSet<(&str, &str)> = linked
+        .symlinks
+        .iter()
+        .filter(|l| l.owner == LinkOwner::PrivateHoist)
+        .map(|l| (l.path.as_str(), l.target.as_str()))
+        .collect();
+    for link in &old.symlinks {
+        let Some(slot) = link.target_slot else {
+            continue;
+        };
+        if link.owner != LinkOwner::PrivateHoist
+            || hoisted.contains(&(link.path.as_str(), link.target.as_str()))
+            || removals.shims.iter().any(|s| s.link == link.path)
+        {
+            continue;
+        }
+        removals.shims.push(ShimRemoval {
+            link: link.path.clone(),
+            package_dir: old.slots[slot].package_dir.clone(),
+        });
+    }
 }
 
 /// The options the previous install planned with: today's settings (a

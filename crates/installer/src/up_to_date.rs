@@ -23,6 +23,10 @@ fn check(config: &Config, modules_dir: &Path, virtual_store_dir: &Path) -> Optio
     let state_path = modules_dir.join(write_state::WORKSPACE_STATE_FILE);
     let state: Value = serde_json::from_slice(&std::fs::read(state_path).ok()?).ok()?;
     let validated_at = state.get("lastValidatedTimestamp")?.as_u64()?;
+    // A filtered install left projects out (docs/filtering.md §5).
+    if state.get("filteredInstall") == Some(&Value::Bool(true)) {
+        return Some(false);
+    }
 
     let store_dir = config.store_dir.to_string_lossy();
     if state.get("settings")? != &write_state::settings(config, &store_dir).to_json() {

@@ -34,6 +34,9 @@ pub struct StateInputs<'a> {
     pub checked: &'a CheckedLockfile,
     pub plan: &'a Plan,
     pub opts: &'a PlanOptions<'a>,
+    /// A filtered install: `lock.yaml` lists what it and the installs
+    /// before it installed, `hoistedDependencies` keeps earlier entries.
+    pub filtered: Option<crate::install::Filtered<'a>>,
     pub ignored_builds: &'a [String],
     /// When the install began, before it read any input: the state's
     /// `lastValidatedTimestamp`. A later edit, even one stamped by the
@@ -63,6 +66,7 @@ pub fn write_modules_state(inputs: &StateInputs<'_>) -> Result<(), InstallError>
         previous_skipped,
         pending_builds,
         pending_skills,
+        filtered,
         ..
     } = inputs;
     let root = config.workspace_root.as_path();
@@ -76,11 +80,16 @@ pub fn write_modules_state(inputs: &StateInputs<'_>) -> Result<(), InstallError>
     let vsd = root.join(&opts.virtual_store_dir);
     std::fs::create_dir_all(&vsd).map_err(InstallError::write(&vsd))?;
     let lock_path = vsd.join("lock.yaml");
-    write_atomic(
-        &lock_path,
-        current_lockfile(checked, plan, opts.included).as_bytes(),
-    )
-    .map_err(InstallError::write(&lock_path))?;
+    let current = match filtered {
+        Some(f) => current_lockfile(checked, f.plan, opts.included, Some(&f.opts.importers)),
+        None => current_lockfile(checked, plan, opts.included, None),
+    };
+    write_atomic(&lock_path, current.as_bytes()).map_err(InstallError::write(&lock_path))?;
+    let yaml_path = modules.join(".modules.yaml");
+    let previous_hoisted = match filtered {
+        Some(_) => previous_hoisted(&yaml_path),
+        None => serde_json::Map::new(),
+    };
 
     let yaml = modules_yaml(
         plan,
@@ -97,9 +106,9 @@ pub fn write_modules_state(inputs: &StateInputs<'_>) -> Result<(), InstallError>
             previous_skipped: previous_skipped.clone(),
             pending_builds: pending_builds.to_vec(),
             pending_skills: pending_skills.to_vec(),
+            previous_hoisted,
         },
     );
-    let yaml_path = modules.join(".modules.yaml");
     write_atomic(&yaml_path, yaml.as_bytes()).map_err(InstallError::write(&yaml_path))?;
     Ok(())
 }
@@ -134,7 +143,12 @@ pub fn write_workspace_state(inputs: &StateInputs<'_>) -> Result<(), InstallErro
             })
             .collect(),
         pnpmfiles: Vec::new(),
-        filtered_install: false,
+        // Whether projects are left out of what is installed now, this
+        // install and the ones before it together (checked with pnpm 12.21:
+        // a filtered install after a full one records `false`).
+        filtered_install: inputs
+            .filtered
+            .is_some_and(|f| f.opts.importers.len() != checked.projects.len()),
         settings: settings(config, &store_dir),
     };
     let state_path = modules.join(WORKSPACE_STATE_FILE);
@@ -145,14 +159,34 @@ pub fn write_workspace_state(inputs: &StateInputs<'_>) -> Result<(), InstallErro
     Ok(())
 }
 
+/// The previous `.modules.yaml`'s `hoistedDependencies`, if any.
+fn previous_hoisted(path: &Path) -> serde_json::Map<String, serde_json::Value> {
+    std::fs::read_to_string(path)
+        .ok()
+        .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
+        .and_then(|doc| doc.get("hoistedDependencies")?.as_object().cloned())
+        .unwrap_or_default()
+}
+
 /// `node_modules/.pnpm/lock.yaml`: what was installed (docs/layout.md
 /// §13.2). With every group that is the wanted lockfile as is, skipped
 /// optional packages included (checked with the optional-platform fixture).
-fn current_lockfile(checked: &CheckedLockfile, plan: &Plan, included: IncludedGroups) -> String {
-    if included.all() {
+/// `importers`: a filtered install lists only these (docs/filtering.md §5).
+fn current_lockfile(
+    checked: &CheckedLockfile,
+    plan: &Plan,
+    included: IncludedGroups,
+    importers: Option<&[pacquet_planner::ImporterSelection]>,
+) -> String {
+    if included.all() && importers.is_none() {
         return checked.lockfile.to_yaml();
     }
     let mut current = checked.lockfile.clone();
+    if let Some(importers) = importers {
+        current
+            .importers
+            .retain(|id, _| importers.iter().any(|s| &s.id == id));
+    }
     for importer in current.importers.values_mut() {
         let keep = |group| included.importer_group(group);
         if !keep(DependencyGroup::Prod) {

@@ -91,6 +91,10 @@ pub struct PlanOptions<'a> {
     pub host: HostPlatform,
     /// Projects to install, root first; empty = every importer of the lockfile.
     pub importers: Vec<ImporterSelection>,
+    /// Every project of the workspace, for `hoistWorkspacePackages`: a
+    /// filtered install hoists the projects it does not install too
+    /// (docs/filtering.md §5). Empty = [`Self::importers`].
+    pub workspace_projects: Vec<ImporterSelection>,
     /// Registry tarball URL for `(name, version)` (docs/lockfile.md §5).
     pub tarball_url: &'a (dyn Fn(&str, &str) -> String + Sync),
     /// `ignoreScripts`: git and git-hosted packages are then stored
@@ -117,6 +121,18 @@ pub struct PlanOptions<'a> {
 }
 
 impl<'a> PlanOptions<'a> {
+    /// The projects whose names are hoisted (`hoistWorkspacePackages`).
+    pub fn hoisted_projects<'s>(
+        &'s self,
+        selections: &'s [ImporterSelection],
+    ) -> &'s [ImporterSelection] {
+        if self.workspace_projects.is_empty() {
+            selections
+        } else {
+            &self.workspace_projects
+        }
+    }
+
     /// pnpm 12's defaults for the given host and URL function.
     pub fn new(host: HostPlatform, tarball_url: &'a (dyn Fn(&str, &str) -> String + Sync)) -> Self {
         PlanOptions {
@@ -130,6 +146,7 @@ impl<'a> PlanOptions<'a> {
             supported_architectures: SupportedArchitectures::default(),
             host,
             importers: Vec::new(),
+            workspace_projects: Vec::new(),
             tarball_url,
             ignore_scripts: false,
             build_policy: BuildPolicy::default(),

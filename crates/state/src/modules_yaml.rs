@@ -32,6 +32,10 @@ pub struct ModulesYaml {
     /// `name@version` of direct dependencies whose agent skills await
     /// approval, sorted; written only when non-empty.
     pub pending_skills: Vec<String>,
+    /// `hoistedDependencies` of the previous install that a filtered
+    /// install keeps: the entries the plan does not name come after its
+    /// own (docs/filtering.md §5). Empty otherwise.
+    pub previous_hoisted: Map<String, Value>,
 }
 
 /// Renders `.modules.yaml` for `plan` installed with `opts`.
@@ -47,10 +51,15 @@ pub fn modules_yaml(plan: &Plan, opts: &PlanOptions, state: &ModulesYaml) -> Str
             .or_default()
             .insert(h.alias.clone(), Value::from(h.kind.as_str()));
     }
-    let hoisted: Map<String, Value> = hoisted
+    let mut hoisted: Map<String, Value> = hoisted
         .into_iter()
         .map(|(k, v)| (k.to_owned(), Value::Object(v)))
         .collect();
+    for (key, value) in &state.previous_hoisted {
+        if !hoisted.contains_key(key) {
+            hoisted.insert(key.clone(), value.clone());
+        }
+    }
 
     let mut doc = Map::new();
     doc.insert("hoistedDependencies".into(), Value::Object(hoisted));

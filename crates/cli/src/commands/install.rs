@@ -5,7 +5,7 @@ use std::io::IsTerminal;
 use miette::Diagnostic;
 use pacquet_config::{CliOverrides, LoadOptions};
 use pacquet_installer::{
-    InstallRequest, install,
+    InstallRequest, ProjectFilter, install,
     reporter::{Reporter, SilentReporter},
 };
 
@@ -43,6 +43,7 @@ pub fn run(
             prod: args.prod,
             dev: args.dev,
             node_linker_flag: cli.node_linker_flag,
+            ignore_workspace: cli.ignore_workspace,
         },
     };
     let config = pacquet_config::load(&options)
@@ -53,9 +54,11 @@ pub fn run(
         ReporterKind::Ndjson => Box::new(NdjsonReporter::new(cwd.display().to_string())),
         ReporterKind::Default => Box::new(DefaultReporter::new(std::io::stdout().is_terminal())),
     };
+    let filter = project_filter(cli, &config, &cwd);
     let request = InstallRequest {
         config: &config,
         frozen_lockfile: args.frozen_lockfile,
+        filter: filter.as_ref(),
     };
     install(&request, runtime, reporter.as_ref())
         .map_err(|e| Box::new(e) as Box<dyn Diagnostic + Send + Sync>)?;
@@ -67,6 +70,16 @@ pub enum CliError {
     #[error("cannot determine the current directory: {0}")]
     #[diagnostic(code(ERR_PACQUET_CWD))]
     Cwd(std::io::Error),
+
+    #[error("{flag} is not supported by `pacquet {command}`")]
+    #[diagnostic(
+        code(ERR_PACQUET_UNSUPPORTED_FLAG),
+        help("Workspace selection applies to `pacquet install`; run the command without it.")
+    )]
+    NotForCommand {
+        flag: &'static str,
+        command: &'static str,
+    },
 }
 
 /// `--config.*` pairs, then `--no-optional` as the setting it stands for
@@ -78,4 +91,42 @@ fn install_config(cli: &Cli, args: &InstallArgs) -> Vec<(String, String)> {
         config.push(("optional".to_owned(), "false".to_owned()));
     }
     config
+}
+
+/// The workspace selection of the command line, as pnpm 12 builds it
+/// (docs/filtering.md §3): `--filter` and `--filter-prod` selectors, `-w`
+/// as a selector of the workspace directory, and with `recursiveInstall:
+/// false` and no selector, the current project and its dependencies.
+fn project_filter(
+    cli: &Cli,
+    config: &pacquet_config::Config,
+    cwd: &std::path::Path,
+) -> Option<ProjectFilter> {
+    use pacquet_workspace_filter::Filter;
+    let mut filters: Vec<Filter> = cli
+        .filter
+        .iter()
+        .map(|s| (s, false))
+        .chain(cli.filter_prod.iter().map(|s| (s, true)))
+        .map(|(selector, prod_only)| Filter {
+            selector: selector.clone(),
+            prod_only,
+        })
+        .collect();
+    if config.is_workspace && filters.is_empty() && !config.recursive_install {
+        filters.push(Filter {
+            selector: "{.}...".to_owned(),
+            prod_only: false,
+        });
+    }
+    if cli.workspace_root {
+        filters.push(Filter {
+            selector: format!("{{{}}}", config.workspace_root.display()),
+            prod_only: !cli.filter_prod.is_empty(),
+        });
+    }
+    (!filters.is_empty()).then(|| ProjectFilter {
+        filters,
+        prefix: cwd.to_path_buf(),
+    })
 }

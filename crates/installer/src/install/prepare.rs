@@ -61,10 +61,17 @@ pub(super) fn clear(run: &Run<'_>, survey: Survey) -> Result<Cleared, InstallErr
 
 fn existing<'a>(run: &'a Run<'_>, store_dir: &'a str) -> stale::Existing<'a> {
     let config = run.config;
+    // A filtered install compares with everything it leaves installed, so
+    // the projects it did not select keep what they had.
+    let (plan, opts, linked) = match run.filtered {
+        Some(f) => (f.plan, f.opts, Some(run.plan)),
+        None => (run.plan, run.opts, None),
+    };
     stale::Existing {
         root: config.workspace_root.as_path(),
-        opts: run.opts,
-        plan: run.plan,
+        opts,
+        plan,
+        linked,
         wanted: &run.checked.lockfile,
         store_dir,
         modules_cache_max_age: config.modules_cache_max_age,

@@ -305,7 +305,7 @@ impl ProjectLinks<'_> {
             taken.extend(root.direct.iter().map(|d| d.alias.to_lowercase()));
         }
         let mut hoisted = Vec::new();
-        for sel in hoistable_projects(selections) {
+        for sel in hoistable_projects(opts.hoisted_projects(selections)) {
             let Some(name) = sel.name.as_deref() else {
                 continue;
             };

@@ -69,7 +69,13 @@ pub fn plan(lockfile: &Lockfile, opts: &PlanOptions) -> Result<Plan, PlanError> 
         public: &root_modules,
         private: &hidden_hoist_dir,
     };
-    let hoisted = links.hoisted(records, dirs, &slots.slots, &slots.slot_of, &selections);
+    let hoisted = links.hoisted(
+        records,
+        dirs,
+        &slots.slots,
+        &slots.slot_of,
+        opts.hoisted_projects(&selections),
+    );
     let (skipped, skipped_below) = skipped_keys(&graph, &entry_nodes, &reached, include_optional);
     Ok(Plan {
         layout: Layout::Isolated,
@@ -154,13 +160,13 @@ struct Hoisting<'a, 'l> {
 
 impl<'a> Hoisting<'a, '_> {
     /// `hoistedDependencies` records, in pnpm's order.
-    fn decide(&self, opts: &PlanOptions) -> Vec<(Candidate<'a>, &'a str, HoistKind)> {
+    fn decide(&self, opts: &'a PlanOptions) -> Vec<(Candidate<'a>, &'a str, HoistKind)> {
         // One project per name: of projects sharing a name, the last one
         // takes the first one's place (pnpm 12 collects them into a map by
         // name; vitest has three projects of one name, benchmarks/compat-real).
         let workspace_projects = if opts.hoist_workspace_packages {
             let by_name: indexmap::IndexMap<&str, &str> =
-                super::select::hoistable_projects(self.selections)
+                super::select::hoistable_projects(opts.hoisted_projects(self.selections))
                     .filter_map(|s| Some((s.name.as_deref()?, s.id.as_str())))
                     .collect();
             by_name.into_iter().collect()
