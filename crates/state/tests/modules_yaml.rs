@@ -67,6 +67,7 @@ fn assert_modules_yaml(name: &str, plan: &Plan, supported: SupportedArchitecture
         injected_deps: indexmap::IndexMap::new(),
         previous_skipped: Vec::new(),
         pending_skills: Vec::new(),
+        previous_hoisted: serde_json::Map::new(),
     };
     let mut opts = PlanOptions::new(host(), &registry_url);
     opts.supported_architectures = supported;
@@ -79,4 +80,32 @@ fn modules_yaml_matches_pnpm() {
     assert_modules_yaml("small", &small, SupportedArchitectures::default());
     let alotta = plan_fixture("alotta", alotta_archs());
     assert_modules_yaml("alotta", &alotta, alotta_archs());
+}
+
+/// A filtered install keeps the previous entries the plan does not name,
+/// after its own; an entry it names again takes the plan's value.
+#[test]
+fn previous_hoisted_entries_follow_the_new_ones() {
+    let small = plan_fixture("small", SupportedArchitectures::default());
+    let opts = PlanOptions::new(host(), &registry_url);
+    let fresh = pacquet_state::modules_yaml(&small, &opts, &pacquet_state::ModulesYaml::default());
+    let fresh: serde_json::Value = serde_json::from_str(&fresh).unwrap();
+    let fresh = fresh["hoistedDependencies"].as_object().unwrap().clone();
+    let (first_key, first_value) = fresh.iter().next().expect("small hoists something");
+    let mut previous = serde_json::Map::new();
+    previous.insert("gone@1.0.0".into(), serde_json::json!({"gone": "private"}));
+    previous.insert(first_key.clone(), serde_json::json!({"other": "public"}));
+    let state = pacquet_state::ModulesYaml {
+        previous_hoisted: previous,
+        ..Default::default()
+    };
+    let merged = pacquet_state::modules_yaml(&small, &opts, &state);
+    let merged: serde_json::Value = serde_json::from_str(&merged).unwrap();
+    let merged = merged["hoistedDependencies"].as_object().unwrap();
+    let keys: Vec<&String> = merged.keys().collect();
+    let mut expected: Vec<&String> = fresh.keys().collect();
+    let gone = "gone@1.0.0".to_owned();
+    expected.push(&gone);
+    assert_eq!(keys, expected);
+    assert_eq!(&merged[first_key], first_value);
 }
