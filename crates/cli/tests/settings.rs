@@ -245,7 +245,7 @@ fn relative(root: &Path, path: &Path) -> String {
 fn recorded_settings_match_pnpm() {
     let registry = Registry::start_fixtures();
     let tmp = tempfile::tempdir().unwrap();
-    let extra = "\npackages: []\ntrustPolicy: no-downgrade\ntrustPolicyIgnoreAfter: 10080\n";
+    let extra = "\npackages: []\ntrustPolicy: no-downgrade\ntrustPolicyIgnoreAfter: 10080\nignoredOptionalDependencies: []\n";
     let setup = |tool: &str| {
         let project = tmp.path().join(tool).join("project");
         prepare_project("basic", &project, &registry.url());
@@ -272,6 +272,11 @@ fn recorded_settings_match_pnpm() {
     );
     assert!(
         state.contains("\"workspacePackagePatterns\": []"),
+        "{state}"
+    );
+    // Set, even empty, it is recorded.
+    assert!(
+        state.contains("\"ignoredOptionalDependencies\": []"),
         "{state}"
     );
 }

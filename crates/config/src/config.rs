@@ -206,6 +206,9 @@ pub struct Config {
     pub optional: bool,
     pub supported_architectures: SupportedArchitectures,
     pub ignored_optional_dependencies: Vec<String>,
+    /// `ignoredOptionalDependencies` was set (even to `[]`): pnpm 12 then
+    /// records it in the workspace state.
+    pub ignored_optional_dependencies_set: bool,
     pub engine_strict: bool,
     /// `nodeVersion`: the Node.js version `engines.node` is checked against
     /// instead of the `node` on `PATH`.

@@ -270,6 +270,7 @@ fn resolve_settings(
         optional: layers.bool("optional", true),
         supported_architectures: supported_architectures(layers.get("supportedArchitectures")),
         ignored_optional_dependencies: list_or_empty(layers, "ignoredOptionalDependencies"),
+        ignored_optional_dependencies_set: layers.list("ignoredOptionalDependencies").is_some(),
         engine_strict: layers.bool("engineStrict", false),
         node_version: layers.string("nodeVersion"),
         optimistic_repeat_install: layers.bool("optimisticRepeatInstall", true),

@@ -320,6 +320,12 @@ pub fn settings(config: &Config, store_dir: &str) -> WorkspaceStateSettings {
         s.extra
             .insert("packageExtensions".into(), extensions.clone());
     }
+    // Recorded when set, even empty (checked with pnpm 12.21).
+    if config.ignored_optional_dependencies_set {
+        let ignored = json!(config.ignored_optional_dependencies);
+        s.extra
+            .insert("ignoredOptionalDependencies".into(), ignored);
+    }
     // Paths as configured (checked with pnpm 12.21, docs/layout.md §9).
     if !config.patched_dependencies.is_empty() {
         let patches = json!(config.patched_dependencies);
