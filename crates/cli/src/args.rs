@@ -122,6 +122,44 @@ pub enum Command {
     Fetch(FetchArgs),
     /// Manage the content-addressable store.
     Store(StoreArgs),
+    /// Put one workspace project (`--filter <name>`) with its dependencies,
+    /// workspace projects copied in, into a directory of its own.
+    Deploy(DeployArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct DeployArgs {
+    /// The directory to deploy into: new or empty.
+    #[arg(value_name = "TARGET_DIR")]
+    pub target: PathBuf,
+
+    /// Install `dependencies` and `optionalDependencies` only.
+    #[arg(short = 'P', long = "prod", visible_alias = "production")]
+    pub prod: bool,
+
+    /// Install `devDependencies` only.
+    #[arg(short = 'D', long)]
+    pub dev: bool,
+
+    /// Leave `optionalDependencies` out.
+    #[arg(long)]
+    pub no_optional: bool,
+
+    /// Never touch the network: everything must already be in the store.
+    #[arg(long)]
+    pub offline: bool,
+
+    /// The content-addressable store to use (`/v11` is appended as pnpm does).
+    #[arg(long, value_name = "DIR")]
+    pub store_dir: Option<PathBuf>,
+
+    /// Override the default registry.
+    #[arg(long, value_name = "URL")]
+    pub registry: Option<String>,
+
+    /// Empty a non-empty target directory inside the workspace first.
+    #[arg(long)]
+    pub force: bool,
 }
 
 #[derive(Debug, clap::Args)]

@@ -43,12 +43,14 @@ fn main() -> ExitCode {
         Command::Install(args) => commands::install::run(&cli, args, runtime.handle()),
         Command::Fetch(args) => commands::fetch::run(&cli, args, runtime.handle()),
         Command::Store(args) => commands::store::run(&cli, args),
+        Command::Deploy(args) => commands::deploy::run(&cli, args, runtime.handle()),
     };
     // pnpm 12 heads install and fetch errors with the operation; store
     // commands print their error as the headline.
     let operation = match &cli.command {
         Command::Install(_) => Some("installing dependencies"),
         Command::Fetch(_) => Some("fetching dependencies"),
+        Command::Deploy(_) => Some("deploying"),
         Command::Store(_) => None,
     };
 

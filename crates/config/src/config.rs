@@ -251,6 +251,11 @@ pub struct Config {
     pub package_extensions: Option<Value>,
     /// `pnpmfile`, if set.
     pub pnpmfile: Option<String>,
+    /// `ignorePnpmfile`: no pnpmfile is read, so none is checksummed.
+    pub ignore_pnpmfile: bool,
+    /// `deployAllFiles`: `deploy` copies every file of the project, not
+    /// only the ones it would publish.
+    pub deploy_all_files: bool,
 }
 
 impl Config {

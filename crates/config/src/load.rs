@@ -295,6 +295,8 @@ fn resolve_settings(
         patched_dependencies: string_map(layers.get("patchedDependencies")),
         package_extensions: package_extensions(layers),
         pnpmfile: layers.string("pnpmfile"),
+        ignore_pnpmfile: layers.bool("ignorePnpmfile", false),
+        deploy_all_files: layers.bool("deployAllFiles", false),
         // Moved last: `global_virtual_store_dir` borrows them above.
         workspace_root: locations.workspace_root,
         is_workspace: locations.is_workspace,

@@ -13,7 +13,9 @@ use std::path::{Path, PathBuf};
 
 use pacquet_config::Config;
 use pacquet_lockfile::Lockfile;
-use pacquet_workspace_filter::{Filter, FilterOptions, WorkspaceProject, select_projects};
+use pacquet_workspace_filter::{
+    Filter, FilterOptions, Selection, WorkspaceProject, select_projects,
+};
 
 use crate::{InstallError, gates::Project};
 
@@ -39,6 +41,28 @@ pub enum Scope {
     },
 }
 
+/// The projects `filter` selects among `projects`, as pnpm 12 selects them
+/// (docs/filtering.md §3).
+pub fn select(
+    filter: &ProjectFilter,
+    config: &Config,
+    projects: &[WorkspaceProject],
+) -> Result<Selection, InstallError> {
+    let opts = FilterOptions {
+        prefix: &filter.prefix,
+        workspace_dir: &config.workspace_root,
+        // `true` or `"deep"`, as pnpm reads it (`!!linkWorkspacePackages`).
+        link_workspace_packages: !matches!(
+            config.link_workspace_packages,
+            serde_json::Value::Bool(false) | serde_json::Value::Null
+        ),
+        test_pattern: &config.test_pattern,
+        changed_files_ignore_pattern: &config.changed_files_ignore_pattern,
+        legacy_dir_filtering: config.legacy_dir_filtering,
+    };
+    Ok(select_projects(projects, &filter.filters, &opts)?)
+}
+
 /// The scope of `filter` over `projects` (the workspace's, root first).
 pub fn scope(
     filter: &ProjectFilter,
@@ -55,19 +79,7 @@ pub fn scope(
             manifest: p.manifest.clone(),
         })
         .collect();
-    let opts = FilterOptions {
-        prefix: &filter.prefix,
-        workspace_dir: &config.workspace_root,
-        // `true` or `"deep"`, as pnpm reads it (`!!linkWorkspacePackages`).
-        link_workspace_packages: !matches!(
-            config.link_workspace_packages,
-            serde_json::Value::Bool(false) | serde_json::Value::Null
-        ),
-        test_pattern: &config.test_pattern,
-        changed_files_ignore_pattern: &config.changed_files_ignore_pattern,
-        legacy_dir_filtering: config.legacy_dir_filtering,
-    };
-    let selection = select_projects(&workspace, &filter.filters, &opts)?;
+    let selection = select(filter, config, &workspace)?;
     if selection.selected.is_empty() {
         return Ok(Scope::Nothing {
             unmatched: selection.unmatched,

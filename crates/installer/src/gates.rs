@@ -44,9 +44,14 @@ pub struct CheckedLockfile {
 pub fn read_checked_lockfile(
     config: &Config,
     frozen: bool,
+    root_only: bool,
 ) -> Result<CheckedLockfile, InstallError> {
     let root = &config.workspace_root;
-    let projects = read_projects(config)?;
+    let projects = if root_only {
+        vec![read_project(root, root.clone())?]
+    } else {
+        read_projects(config)?
+    };
     // pnpm 12 checks the projects' engines before the lockfile.
     let node_version = || crate::settings::running_node_version(config);
     let engine_warnings =
@@ -125,7 +130,9 @@ fn hash_patch_files(config: &Config) -> Result<Vec<(String, PatchFile)>, Install
         .collect()
 }
 
-pub(crate) fn read_projects(config: &Config) -> Result<Vec<Project>, InstallError> {
+/// The workspace's projects (just the root outside a workspace), root
+/// first, with their manifests.
+pub fn read_projects(config: &Config) -> Result<Vec<Project>, InstallError> {
     let root = &config.workspace_root;
     let dirs = if config.is_workspace {
         pacquet_config::find_workspace_projects(root, &config.packages)
@@ -134,16 +141,18 @@ pub(crate) fn read_projects(config: &Config) -> Result<Vec<Project>, InstallErro
         vec![root.clone()]
     };
     dirs.into_iter()
-        .map(|dir| {
-            let manifest = ProjectManifest::from_path(&dir.join("package.json"))
-                .map_err(InstallError::Lockfile)?;
-            Ok(Project {
-                id: importer_id(root, &dir),
-                dir,
-                manifest,
-            })
-        })
+        .map(|dir| read_project(root, dir))
         .collect()
+}
+
+fn read_project(root: &std::path::Path, dir: PathBuf) -> Result<Project, InstallError> {
+    let manifest =
+        ProjectManifest::from_path(&dir.join("package.json")).map_err(InstallError::Lockfile)?;
+    Ok(Project {
+        id: importer_id(root, &dir),
+        dir,
+        manifest,
+    })
 }
 
 /// `overrides` as seen from the project `importer_id`: `link:`/`file:`
@@ -187,10 +196,13 @@ pub fn importer_id(root: &Path, dir: &Path) -> String {
 /// one (checked with pnpm 12.21: either default name is picked up, and the
 /// checksum is of the file's bytes). Its hooks are not run: a frozen
 /// install does not resolve, which is what `readPackage` and
-/// `afterAllResolved` change.
+/// `afterAllResolved` change. `ignorePnpmfile`: no pnpmfile.
 fn pnpmfile_checksum(config: &Config) -> Option<String> {
     use base64::Engine;
     use sha2::{Digest, Sha256};
+    if config.ignore_pnpmfile {
+        return None;
+    }
     let root = &config.workspace_root;
     let candidates: Vec<std::path::PathBuf> = match &config.pnpmfile {
         Some(path) => vec![root.join(path)],

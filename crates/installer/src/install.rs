@@ -37,6 +37,9 @@ pub struct InstallRequest<'a> {
     pub frozen_lockfile: bool,
     /// `--filter` and the like: only some projects are installed.
     pub filter: Option<&'a ProjectFilter>,
+    /// The workspace root is the only project, whatever `packages` says
+    /// (`deploy`: the settings are the source workspace's).
+    pub root_only: bool,
 }
 
 /// Installs the projects of `req.config` from the lockfile. Blocking: the
@@ -135,7 +138,7 @@ pub fn install(
     };
     // pnpm 12 runs the root's `preinstall` first, before the lockfile checks.
     project_scripts.run_early()?;
-    let checked = gates::read_checked_lockfile(config, req.frozen_lockfile)?;
+    let checked = gates::read_checked_lockfile(config, req.frozen_lockfile, req.root_only)?;
     // Read once, and before anything is written: a `cafile` that cannot be
     // read must not leave a half-made `node_modules`.
     let fetcher = settings::fetcher_options(config)?;

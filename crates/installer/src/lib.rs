@@ -38,6 +38,8 @@ mod write_state;
 
 pub use error::InstallError;
 pub use fetch::{FetchSummary, fetch, plan_all_importers, read_wanted_lockfile};
-pub use filtered::ProjectFilter;
-pub use gates::{CheckedLockfile, LOCKFILE_NAME, Project, importer_id, read_checked_lockfile};
+pub use filtered::{ProjectFilter, select as select_projects};
+pub use gates::{
+    CheckedLockfile, LOCKFILE_NAME, Project, importer_id, read_checked_lockfile, read_projects,
+};
 pub use install::{InstallRequest, InstallSummary, install};

@@ -354,7 +354,12 @@ fn injected_deps(plan: &Plan) -> indexmap::IndexMap<String, Vec<String>> {
     let mut out: indexmap::IndexMap<String, Vec<String>> = indexmap::IndexMap::new();
     for slot in &plan.slots {
         if let pacquet_planner::FetchSource::Directory { path } = &slot.fetch {
-            out.entry(path.clone())
+            // Keyed by the package id's `file:` part, which is the directory
+            // in a workspace (`packages/lib`) and the file URL's path in a
+            // deploy (`///ws/packages/lib`; checked with pnpm 12.21).
+            let version = slot.dep_path.version();
+            let key = version.strip_prefix("file:").unwrap_or(path);
+            out.entry(key.to_owned())
                 .or_default()
                 .push(slot.package_dir.clone());
         }

@@ -59,6 +59,7 @@ pub fn run(
         config: &config,
         frozen_lockfile: args.frozen_lockfile,
         filter: filter.as_ref(),
+        root_only: false,
     };
     install(&request, runtime, reporter.as_ref())
         .map_err(|e| Box::new(e) as Box<dyn Diagnostic + Send + Sync>)?;
@@ -102,6 +103,22 @@ fn project_filter(
     config: &pacquet_config::Config,
     cwd: &std::path::Path,
 ) -> Option<ProjectFilter> {
+    let mut filter = selection(cli, config, cwd);
+    if config.is_workspace && filter.filters.is_empty() && !config.recursive_install {
+        filter.filters.push(pacquet_workspace_filter::Filter {
+            selector: "{.}...".to_owned(),
+            prod_only: false,
+        });
+    }
+    (!filter.filters.is_empty()).then_some(filter)
+}
+
+/// `--filter`, `--filter-prod` and `-w` as selectors, relative to `cwd`.
+pub(crate) fn selection(
+    cli: &Cli,
+    config: &pacquet_config::Config,
+    cwd: &std::path::Path,
+) -> ProjectFilter {
     use pacquet_workspace_filter::Filter;
     let mut filters: Vec<Filter> = cli
         .filter
@@ -113,20 +130,14 @@ fn project_filter(
             prod_only,
         })
         .collect();
-    if config.is_workspace && filters.is_empty() && !config.recursive_install {
-        filters.push(Filter {
-            selector: "{.}...".to_owned(),
-            prod_only: false,
-        });
-    }
     if cli.workspace_root {
         filters.push(Filter {
             selector: format!("{{{}}}", config.workspace_root.display()),
             prod_only: !cli.filter_prod.is_empty(),
         });
     }
-    (!filters.is_empty()).then(|| ProjectFilter {
+    ProjectFilter {
         filters,
         prefix: cwd.to_path_buf(),
-    })
+    }
 }

@@ -1,3 +1,4 @@
+pub mod deploy;
 pub mod fetch;
 pub mod install;
 pub mod settings;
