@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -84,7 +84,11 @@ impl Cli {
     pub fn parse_with_config() -> Cli {
         let claimed = claimed_flags(&Cli::command());
         let split = crate::setting_flags::split(std::env::args().collect(), &claimed);
-        let mut cli = Cli::parse_from(split.rest);
+        let command = Cli::command().mut_subcommand("install", |c| {
+            c.after_long_help(crate::setting_flags::help())
+        });
+        let matches = command.get_matches_from(split.rest);
+        let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
         cli.config = split.pairs;
         cli.node_linker_flag = split.node_linker_flag;
         cli

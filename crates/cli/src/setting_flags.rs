@@ -39,6 +39,27 @@ const SETTING_FLAGS: &[&str] = &[
     "virtual-store-dir",
 ];
 
+/// The settings-as-flags part of `pacquet install --help`: they are taken
+/// out before clap parses, so clap cannot list them itself.
+pub fn help() -> String {
+    let mut text = String::from(
+        "Settings as flags (as pnpm 12 takes them):\n  --config.<key>=<value>  any setting pacquet reads (pnpm-workspace.yaml keys, kebab-case or camelCase)\n  --<setting>, --no-<setting>, --<setting>=<value>, --<setting> <value>, for:\n",
+    );
+    let mut line = String::from("   ");
+    for name in SETTING_FLAGS {
+        if line.len() + name.len() + 3 > 80 {
+            text.push_str(&line);
+            text.push('\n');
+            line = String::from("   ");
+        }
+        line.push_str(" --");
+        line.push_str(name);
+    }
+    text.push_str(&line);
+    text.push_str("\nAny other flag pnpm takes is refused, not ignored.");
+    text
+}
+
 /// Whether `name` is one of [`SETTING_FLAGS`] pacquet reads: `Some(false)`
 /// for a boolean, `Some(true)` when it takes a value.
 fn flag_takes_value(name: &str) -> Option<bool> {

@@ -89,6 +89,13 @@ fn prefer_symlinked_executables_matches_pnpm() {
     }
 }
 
+/// Nothing to install: pnpm 12 writes the state files but no virtual store
+/// and no `lock.yaml`.
+#[test]
+fn a_project_without_dependencies_matches_pnpm() {
+    same_tree_as_pnpm("empty");
+}
+
 #[test]
 fn basic_matches_pnpm() {
     same_tree_as_pnpm("basic");

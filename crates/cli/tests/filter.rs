@@ -279,3 +279,26 @@ fn refused_combinations() {
         assert!(!pair.by_pacquet.join("node_modules").exists());
     }
 }
+
+/// `install --help` lists the selection flags and the settings taken as
+/// flags (those are parsed before clap sees the command line).
+#[test]
+fn install_help_lists_what_is_supported() {
+    let out = std::process::Command::new(support::pacquet_bin())
+        .args(["install", "--help"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let help = stdout(&out);
+    for flag in [
+        "--filter",
+        "--filter-prod",
+        "--workspace-root",
+        "--ignore-workspace",
+        "--fail-if-no-match",
+        "--shamefully-hoist",
+        "--config.<key>=<value>",
+    ] {
+        assert!(help.contains(flag), "{flag} missing from:\n{help}");
+    }
+}

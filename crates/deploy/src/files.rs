@@ -176,10 +176,10 @@ pub fn create_deploy_files(input: &DeployInput<'_>) -> Result<DeployFiles, Deplo
             .iter()
             .find(|p| p.dir == dir)
             .is_some_and(|p| p.has_bin);
-        packages.insert(
-            key.clone(),
-            directory_package(relative_path(input.deploy_dir, &dir), has_bin),
-        );
+        // An injected project already has its entry; pnpm 12 keeps it.
+        packages
+            .entry(key.clone())
+            .or_insert_with(|| directory_package(relative_path(input.deploy_dir, &dir), has_bin));
         project_keys.insert(key.clone());
         let versions = |deps: &Option<BTreeMap<String, ResolvedDependency>>| {
             deps.as_ref().map(|deps| {
@@ -188,15 +188,12 @@ pub fn create_deploy_files(input: &DeployInput<'_>) -> Result<DeployFiles, Deplo
                     .collect::<BTreeMap<_, _>>()
             })
         };
-        snapshots.insert(
-            key,
-            Snapshot {
-                dependencies: conv.references(versions(&importer.dependencies).as_ref(), &dir),
-                optional_dependencies: conv
-                    .references(versions(&importer.optional_dependencies).as_ref(), &dir),
-                ..Snapshot::default()
-            },
-        );
+        snapshots.entry(key).or_insert_with(|| Snapshot {
+            dependencies: conv.references(versions(&importer.dependencies).as_ref(), &dir),
+            optional_dependencies: conv
+                .references(versions(&importer.optional_dependencies).as_ref(), &dir),
+            ..Snapshot::default()
+        });
     }
 
     // The deployed project: each included group pinned to its resolution.
@@ -205,13 +202,9 @@ pub fn create_deploy_files(input: &DeployInput<'_>) -> Result<DeployFiles, Deplo
         if included {
             for (alias, dep) in group.iter().flatten() {
                 let version = conv.reference(alias, &dep.version, &conv.deployed);
-                out.insert(
-                    alias.clone(),
-                    ResolvedDependency {
-                        specifier: version.clone(),
-                        version,
-                    },
-                );
+                // The specifier is the version without its peer suffix.
+                let specifier = version.split('(').next().unwrap_or(&version).to_owned();
+                out.insert(alias.clone(), ResolvedDependency { specifier, version });
             }
         }
         out
@@ -258,7 +251,7 @@ pub fn create_deploy_files(input: &DeployInput<'_>) -> Result<DeployFiles, Deplo
         ] {
             let map: Map<String, Value> = deps
                 .iter()
-                .map(|(alias, d)| (alias.clone(), Value::String(d.version.clone())))
+                .map(|(alias, d)| (alias.clone(), Value::String(d.specifier.clone())))
                 .collect();
             object.insert(field.to_owned(), Value::Object(map));
         }

@@ -174,6 +174,8 @@ fn deploy_config(
     c.dedupe_injected_deps = false;
     c.inject_workspace_packages = false;
     c.overrides.clear();
+    // The deploy lockfile has no catalogs: the manifest holds versions.
+    c.catalogs.clear();
     c.package_extensions = None;
     c.ignore_pnpmfile = true;
     c.ignored_optional_dependencies_set = true;

@@ -78,13 +78,25 @@ pub fn write_modules_state(inputs: &StateInputs<'_>) -> Result<(), InstallError>
     std::fs::create_dir_all(&modules).map_err(InstallError::write(&modules))?;
 
     let vsd = root.join(&opts.virtual_store_dir);
-    std::fs::create_dir_all(&vsd).map_err(InstallError::write(&vsd))?;
     let lock_path = vsd.join("lock.yaml");
     let current = match filtered {
         Some(f) => current_lockfile(checked, f.plan, opts.included, Some(&f.opts.importers)),
         None => current_lockfile(checked, plan, opts.included, None),
     };
-    write_atomic(&lock_path, current.as_bytes()).map_err(InstallError::write(&lock_path))?;
+    // pnpm 12 writes no current lockfile without dependencies, and
+    // removes one a previous install left.
+    if is_empty(&current) {
+        match std::fs::remove_file(&lock_path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                return Err(InstallError::write(&lock_path)(e));
+            }
+            _ => {}
+        }
+    } else {
+        std::fs::create_dir_all(&vsd).map_err(InstallError::write(&vsd))?;
+        write_atomic(&lock_path, current.to_yaml().as_bytes())
+            .map_err(InstallError::write(&lock_path))?;
+    }
     let yaml_path = modules.join(".modules.yaml");
     let previous_hoisted = match filtered {
         Some(_) => previous_hoisted(&yaml_path),
@@ -177,9 +189,9 @@ fn current_lockfile(
     plan: &Plan,
     included: IncludedGroups,
     importers: Option<&[pacquet_planner::ImporterSelection]>,
-) -> String {
+) -> pacquet_lockfile::Lockfile {
     if included.all() && importers.is_none() {
-        return checked.lockfile.to_yaml();
+        return checked.lockfile.clone();
     }
     let mut current = checked.lockfile.clone();
     if let Some(importers) = importers {
@@ -216,7 +228,18 @@ fn current_lockfile(
         .into_iter()
         .filter(|(key, _)| ids.contains(key.as_str()))
         .collect();
-    current.to_yaml()
+    current
+}
+
+/// pnpm's `isEmptyLockfile`: no importer depends on anything.
+fn is_empty(lockfile: &pacquet_lockfile::Lockfile) -> bool {
+    let none = |group: &Option<std::collections::BTreeMap<_, _>>| {
+        group.as_ref().is_none_or(|g| g.is_empty())
+    };
+    lockfile.snapshots.is_empty()
+        && lockfile.importers.values().all(|i| {
+            none(&i.dependencies) && none(&i.dev_dependencies) && none(&i.optional_dependencies)
+        })
 }
 
 pub fn settings(config: &Config, store_dir: &str) -> WorkspaceStateSettings {

@@ -26,7 +26,13 @@ fn every_fixture_project_installs_with_pnpm() {
     for name in project_names() {
         let (project, _env) = install(&registry, &tmp.path().join(&name), &name);
         assert!(
+            project.join("node_modules/.modules.yaml").is_file(),
+            "{name}"
+        );
+        // Without dependencies pnpm 12 writes no current lockfile.
+        assert_eq!(
             project.join("node_modules/.pnpm/lock.yaml").is_file(),
+            name != "empty",
             "{name}"
         );
     }

@@ -42,7 +42,11 @@ pub fn plan(lockfile: &Lockfile, opts: &PlanOptions) -> Result<Plan, PlanError> 
     let root_modules = join(root_dir, &opts.modules_dir);
     let hidden_hoist_dir = join(&opts.virtual_store_dir, "node_modules");
     links.dirs.add(&root_modules);
-    links.dirs.add(&opts.virtual_store_dir);
+    // pnpm 12 makes no virtual store for a lockfile without dependencies
+    // (it writes no `lock.yaml` either).
+    if !slots.slots.is_empty() || importer_edges.iter().any(|edges| !edges.is_empty()) {
+        links.dirs.add(&opts.virtual_store_dir);
+    }
     links.siblings(&graph, &slots.slots, &slots.nodes, &slots.slot_of, opts);
     let importers = links.importers(
         &graph,
