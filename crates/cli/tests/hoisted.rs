@@ -73,6 +73,14 @@ fn basic_hoisted_matches_pnpm() {
     hoisted_matches_pnpm("basic");
 }
 
+/// A linked workspace project whose command is executable by everybody
+/// (`packages/tools/cli.js`, 755) gets a symlink, not a shim
+/// (docs/hoisted.md §5); `workspace-peers` has the 644 case.
+#[test]
+fn executable_linked_commands_hoisted_match_pnpm() {
+    hoisted_matches_pnpm("filter");
+}
+
 #[test]
 fn peers_hoisted_match_pnpm() {
     hoisted_matches_pnpm("peers");

@@ -215,7 +215,8 @@ fn link_hoisted_bins(
                 .filter_map(|l| {
                     let mut offer =
                         linked_project_offer(root, &l.path, &l.target, Path::new(""), false)?;
-                    offer.symlink = style.symlinks && copied.contains(&offer.package_dir);
+                    offer.symlink = style.symlinks
+                        && (copied.contains(&offer.package_dir) || runs_as_is(&offer));
                     Some(offer)
                 })
                 .collect();
@@ -305,7 +306,11 @@ impl Bins<'_> {
                     &link.target,
                     &self.vsd_modules,
                     self.style.extend_node_path,
-                ),
+                )
+                .map(|mut offer| {
+                    offer.symlink = self.style.symlinks && runs_as_is(&offer);
+                    offer
+                }),
             };
             let Some(offer) = offer else { continue };
             match link.owner {
@@ -398,6 +403,20 @@ impl Bins<'_> {
         }
         dirs
     }
+}
+
+/// Whether every command of a linked project already is executable by
+/// everybody (`mode & 0o111`): pnpm 12 then links it as it is, and writes a
+/// shim otherwise, leaving the project's files untouched (checked with
+/// modes 755, 751, 715, 711 and 111 against 700, 701, 770, 661 and 644;
+/// docs/hoisted.md §5).
+fn runs_as_is(offer: &Offer) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    let commands = pacquet_bins::bin_commands(&offer.manifest, &offer.package_dir);
+    !commands.is_empty()
+        && commands.iter().all(|c| {
+            std::fs::metadata(&c.target).is_ok_and(|m| m.permissions().mode() & 0o111 == 0o111)
+        })
 }
 
 /// A workspace project or `link:` directory: its `package.json` is read from
