@@ -30,6 +30,10 @@ pub struct BinSource<'a> {
     /// shims, as pnpm 12 writes them in the hoisted layout
     /// (docs/hoisted.md §5); `node_path` is then unused.
     pub symlink: bool,
+    /// Where the package really is when `package_dir` is only the path the
+    /// shims name (an optional dependency pnpm 12 links no sibling for):
+    /// target heads are read there.
+    pub real_dir: Option<&'a Path>,
 }
 
 /// A shim in place after [`link_bins`].
@@ -76,7 +80,11 @@ pub fn link_bins(bin_dir: &Path, sources: &[BinSource<'_>]) -> Result<Vec<Linked
             Some(head) => head.clone(),
             None => {
                 let chmod = !is_workspace_project(src.package_dir);
-                let head = target::read_head(&target, chmod)?;
+                let real = match (src.real_dir, target.strip_prefix(src.package_dir)) {
+                    (Some(real_dir), Ok(rel)) => real_dir.join(rel),
+                    _ => target.clone(),
+                };
+                let head = target::read_head(&real, chmod)?;
                 heads.insert(target.clone(), head.clone());
                 head
             }

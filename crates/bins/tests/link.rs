@@ -39,6 +39,7 @@ fn source<'a>(name: &'a str, dir: &'a Path, manifest: &'a Value, direct: bool) -
         direct,
         node_path: Vec::new(),
         symlink: false,
+        real_dir: None,
     }
 }
 

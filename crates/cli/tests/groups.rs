@@ -13,12 +13,16 @@ const PROJECT: &str = "groups";
 /// Runs the installs of `steps` (flags of each) in turn with pnpm and with
 /// pacquet, each over its own `node_modules`, comparing after every step.
 fn same_as_pnpm_through(steps: &[&[&str]]) {
+    same_as_pnpm_through_in(PROJECT, steps);
+}
+
+fn same_as_pnpm_through_in(project: &str, steps: &[&[&str]]) {
     let registry = Registry::start_fixtures();
     let tmp = tempfile::tempdir().unwrap();
     let by_pnpm = tmp.path().join("pnpm/project");
     let by_pacquet = tmp.path().join("pacquet/project");
-    prepare_project(PROJECT, &by_pnpm, &registry.url());
-    prepare_project(PROJECT, &by_pacquet, &registry.url());
+    prepare_project(project, &by_pnpm, &registry.url());
+    prepare_project(project, &by_pacquet, &registry.url());
     let pnpm_env = PnpmEnv::new(&tmp.path().join("pnpm/env"), &registry.url());
     let env = PnpmEnv::new(&tmp.path().join("pacquet/env"), &registry.url());
     for flags in steps {
@@ -48,6 +52,21 @@ fn dev_only_leaves_optional_dependencies_out() {
 #[test]
 fn no_optional_and_back() {
     same_as_pnpm_through(&[&["--no-optional"], &[], &["--no-optional", "--prod"]]);
+}
+
+/// Platform packages only the left-out groups reach are not `skipped` and
+/// not in `lock.yaml`; with nothing installed there is no `lock.yaml`.
+#[test]
+fn skipped_platform_packages_follow_the_groups() {
+    same_as_pnpm_through_in("optional-platform", &[&["--dev"], &[], &["--prod"]]);
+}
+
+/// Without optional dependencies, an optional peer installed anyway gets
+/// no sibling link, but its commands still go into the package's `.bin`,
+/// named through the sibling path pnpm 12 does not create.
+#[test]
+fn no_optional_still_links_optional_peers_commands() {
+    same_as_pnpm_through_in("pnpm-details", &[&["--no-optional"], &[]]);
 }
 
 /// Settings on the command line are the same settings.

@@ -28,6 +28,8 @@ struct Offer {
     direct: bool,
     node_path: Vec<PathBuf>,
     symlink: bool,
+    /// See [`BinSource::real_dir`].
+    real_dir: Option<PathBuf>,
 }
 
 impl Offer {
@@ -39,6 +41,7 @@ impl Offer {
             direct: self.direct,
             node_path: self.node_path.clone(),
             symlink: self.symlink,
+            real_dir: self.real_dir.as_deref(),
         }
     }
 }
@@ -115,6 +118,7 @@ fn placed_source<'a>(
         direct: false,
         node_path: Vec::new(),
         symlink,
+        real_dir: None,
     }
 }
 
@@ -279,6 +283,7 @@ impl Bins<'_> {
             direct,
             node_path,
             symlink: self.style.symlinks,
+            real_dir: None,
         })
     }
 
@@ -291,6 +296,16 @@ impl Bins<'_> {
             private: Vec::new(),
         };
         let root_importer = plan.importers.iter().position(|i| i.id == ".");
+        for (s, t, sibling) in &plan.bin_only_deps {
+            // Targets seen through the sibling pnpm does not link.
+            owners.slots[*s].extend(self.slot_offer(*t, false).map(|mut offer| {
+                offer.real_dir = Some(std::mem::replace(
+                    &mut offer.package_dir,
+                    self.root.join(sibling),
+                ));
+                offer
+            }));
+        }
         for link in &plan.symlinks {
             let offer = match (link.target_slot, link.owner) {
                 (Some(t), owner) => self.slot_offer(t, matches!(owner, LinkOwner::Importer(_))),
@@ -448,6 +463,7 @@ fn linked_project_offer(
         direct: true,
         node_path,
         symlink: false,
+        real_dir: None,
     })
 }
 

@@ -84,7 +84,7 @@ pub fn write_modules_state(inputs: &StateInputs<'_>) -> Result<(), InstallError>
         None => current_lockfile(checked, plan, opts.included, None),
     };
     // pnpm 12 writes no current lockfile without dependencies, and
-    // removes one a previous install left.
+    // removes one a previous install left (docs/layout.md §13.5).
     if is_empty(&current) {
         match std::fs::remove_file(&lock_path) {
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
@@ -280,7 +280,7 @@ pub fn settings(config: &Config, store_dir: &str) -> WorkspaceStateSettings {
         .into_iter()
         .map(|(scope, url)| (scope.clone(), url.clone()))
         .collect();
-    // docs/layout.md §13.4: only with a `pnpm-workspace.yaml`.
+    // docs/layout.md §13.6: only with a `pnpm-workspace.yaml`.
     s.workspace_package_patterns = match (config.is_workspace, config.packages_declared) {
         (false, _) => None,
         (true, false) => Some(vec![".".into()]),

@@ -245,4 +245,10 @@ pub struct Plan {
     /// location, the edges pnpm 12 orders hoisted builds by
     /// (docs/hoisted.md §7).
     pub slot_deps: Vec<(usize, usize)>,
+    /// `(slot, dependency slot, sibling path)`: optional dependencies an
+    /// install without optional dependencies links no sibling for, though
+    /// the dependency is installed anyway. pnpm 12 still links its commands
+    /// into the slot's `.bin`, as if the sibling (root-relative path) were
+    /// there (isolated layout; vue-core with `--no-optional`).
+    pub bin_only_deps: Vec<(usize, usize, String)>,
 }

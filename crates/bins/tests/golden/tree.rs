@@ -157,6 +157,7 @@ impl Project {
                 direct,
                 node_path: node_paths[name].clone(),
                 symlink: false,
+                real_dir: None,
             }
         };
         let mut linked = Vec::new();

@@ -99,6 +99,7 @@ pub fn plan(lockfile: &Lockfile, opts: &PlanOptions) -> Result<Plan, PlanError> 
         hoisted_locations: locations,
         bin_dirs,
         slot_deps,
+        bin_only_deps: Vec::new(),
     })
 }
 

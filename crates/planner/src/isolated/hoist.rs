@@ -34,6 +34,9 @@ pub(crate) struct HoistInput<'a, 'g, 'm> {
     pub root_package_aliases: Vec<&'a str>,
     /// `.pnpm` directory name per node (sort key within a depth).
     pub dir_names: &'a [String],
+    /// Nodes the install places: platform-skipped ones are not, nor optional
+    /// ones with `--no-optional`.
+    pub reached: &'a [bool],
     pub public: &'m Matcher,
     pub private: &'m Matcher,
 }
@@ -65,7 +68,7 @@ pub(crate) fn hoist<'a>(input: HoistInput<'a, '_, '_>) -> Vec<(Candidate<'a>, &'
     let mut recorded: HashSet<String> = HashSet::new();
     let consider = |alias: &'a str, child: usize, taken: &mut HashSet<String>| {
         let kind = kind_of(alias)?;
-        if input.graph.skipped[child] || !taken.insert(alias.to_lowercase()) {
+        if !input.reached[child] || !taken.insert(alias.to_lowercase()) {
             return None;
         }
         Some((Candidate::Node(child), alias, kind))

@@ -18,6 +18,8 @@ use crate::{
 pub(super) struct Links {
     pub dirs: DirSet,
     pub symlinks: Vec<Symlink>,
+    /// See [`crate::Plan::bin_only_deps`].
+    pub bin_only_deps: Vec<(usize, usize, String)>,
 }
 
 impl Links {
@@ -66,6 +68,19 @@ impl Links {
                     // Snapshot `link:` refs are relative to the lockfile dir.
                     Edge::Link(dir) => {
                         self.link(path, &normalize(dir), LinkOwner::Slot(s), None);
+                    }
+                }
+            }
+            if !include_optional {
+                let optional =
+                    &graph.walk_children(node, true)[graph.walk_children(node, false).len()..];
+                for (alias, edge) in optional {
+                    if let Edge::Node(child) = edge
+                        && slot_of[*child] != usize::MAX
+                        && *alias != slot.name()
+                    {
+                        let path = join(&slot_modules, alias);
+                        self.bin_only_deps.push((s, slot_of[*child], path));
                     }
                 }
             }

@@ -56,9 +56,13 @@ pub fn plan(lockfile: &Lockfile, opts: &PlanOptions) -> Result<Plan, PlanError> 
         &slots.slot_of,
         &opts.modules_dir,
     );
+    // `--no-optional` leaves optional snapshots out even where a regular
+    // edge leads to them: nothing of theirs is hoisted.
+    let entries: Vec<_> = entries.into_iter().filter(|e| reached[e.node]).collect();
     let hoisting = Hoisting {
         graph: &graph,
         entries: &entries,
+        reached: &reached,
         selections: &selections,
         importer_edges: &importer_edges,
         dir_names: &slots.dir_names,
@@ -94,6 +98,7 @@ pub fn plan(lockfile: &Lockfile, opts: &PlanOptions) -> Result<Plan, PlanError> 
         hoisted_locations: Default::default(),
         bin_dirs: Vec::new(),
         slot_deps: Vec::new(),
+        bin_only_deps: links.bin_only_deps,
     })
 }
 
@@ -160,6 +165,8 @@ struct Hoisting<'a, 'l> {
     selections: &'a [ImporterSelection],
     importer_edges: &'a [Vec<DirectEdge<'l>>],
     dir_names: &'a [String],
+    /// Nodes this install places.
+    reached: &'a [bool],
 }
 
 impl<'a> Hoisting<'a, '_> {
@@ -199,6 +206,7 @@ impl<'a> Hoisting<'a, '_> {
             root_aliases,
             root_package_aliases,
             dir_names: self.dir_names,
+            reached: self.reached,
             public: &public,
             private: &private,
         })
@@ -216,7 +224,9 @@ impl<'a> Hoisting<'a, '_> {
         for edges in self.importer_edges {
             for group in ENTRY_ORDER {
                 for (g, alias, edge) in edges {
-                    if let (true, Edge::Node(i)) = (*g == group, edge) {
+                    if let (true, Edge::Node(i)) = (*g == group, edge)
+                        && self.reached[*i]
+                    {
                         children.entry(alias).or_insert(*i);
                     }
                 }

@@ -227,8 +227,15 @@ pub(crate) fn skipped_keys(
     reached: &[bool],
     include_optional: bool,
 ) -> (Vec<String>, Vec<String>) {
+    // Only what the installed groups reach: `--prod` leaves the dev
+    // dependencies' platform packages out of `skipped` and `lock.yaml`
+    // (checked with pnpm 12.21 on vue-core, benchmarks/compat-real).
+    let mut in_reach = vec![false; graph.keys.len()];
+    for i in reachable_through_skipped(graph, entry_nodes, include_optional) {
+        in_reach[i] = true;
+    }
     let mut skipped: Vec<String> = (0..graph.keys.len())
-        .filter(|&i| graph.skipped[i])
+        .filter(|&i| graph.skipped[i] && in_reach[i])
         .map(|i| graph.keys[i].to_string())
         .collect();
     skipped.sort();
