@@ -93,8 +93,39 @@ fn filtered_installs_accumulate() {
         &["--filter", "@pq-f/lib"],
         &["-F", "pq-f-other"],
         &["--filter", "@pq-f/tools"],
-        &[],
+        // `-r` is what `install` does in a workspace anyway.
+        &["-r"],
     ]);
+}
+
+/// Outside a workspace the project is the only one: a filter selects it or
+/// nothing, as pnpm 12 decides.
+#[test]
+fn a_single_project() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let by_pnpm = tmp.path().join("pnpm/project");
+    let by_pacquet = tmp.path().join("pacquet/project");
+    prepare_project("basic", &by_pnpm, &registry.url());
+    prepare_project("basic", &by_pacquet, &registry.url());
+    let pnpm_env = PnpmEnv::new(&tmp.path().join("pnpm/env"), &registry.url());
+    let env = PnpmEnv::new(&tmp.path().join("pacquet/env"), &registry.url());
+    for flags in [
+        &["--filter", "nope"][..],
+        &["--filter", "pq-project-basic"][..],
+    ] {
+        let mut args = vec!["install", "--frozen-lockfile", "--reporter=append-only"];
+        args.extend_from_slice(flags);
+        pnpm_env.run_ok(&by_pnpm, &args);
+        let mut args = vec!["install", "--frozen-lockfile"];
+        args.extend_from_slice(flags);
+        let out = pacquet(&env, &by_pacquet, &args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let opts =
+            DiffOptions::for_installs(&by_pnpm, &pnpm_env.store_dir, &by_pacquet, &env.store_dir);
+        assert_trees_equal(&by_pnpm, &by_pacquet, &opts);
+    }
+    assert!(by_pacquet.join("node_modules/pq-plain").exists());
 }
 
 #[test]
