@@ -164,6 +164,10 @@ pub struct DeployArgs {
     /// Empty a non-empty target directory inside the workspace first.
     #[arg(long)]
     pub force: bool,
+
+    /// Do not run lifecycle scripts of dependencies.
+    #[arg(long)]
+    pub ignore_scripts: bool,
 }
 
 #[derive(Debug, clap::Args)]

@@ -174,3 +174,34 @@ fn refused_like_pnpm() {
     );
     assert!(!s.workspace.join("node_modules").exists());
 }
+
+/// Install flags go to the install in the deploy directory: here no
+/// lifecycle script runs and the builds are recorded as pending.
+#[test]
+fn ignore_scripts_reaches_the_install() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let workspace = tmp.path().join("workspace");
+    prepare_project("lifecycle", &workspace, &registry.url());
+    let pnpm_env = PnpmEnv::new(&tmp.path().join("pnpm-env"), &registry.url());
+    let env = PnpmEnv::new(&tmp.path().join("pacquet-env"), &registry.url());
+    let (a, b) = (tmp.path().join("out/pnpm"), tmp.path().join("out/pacquet"));
+    let args = |target: &Path| {
+        vec![
+            "deploy".to_owned(),
+            "--filter".to_owned(),
+            "pq-lc-app".to_owned(),
+            "--ignore-scripts".to_owned(),
+            target.display().to_string(),
+        ]
+    };
+    let pnpm_args = args(&a);
+    let pnpm_args: Vec<&str> = pnpm_args.iter().map(String::as_str).collect();
+    pnpm_env.run_ok(&workspace, &pnpm_args);
+    let ours = args(&b);
+    let ours: Vec<&str> = ours.iter().map(String::as_str).collect();
+    let out = pacquet(&env, &workspace, &ours);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let opts = DiffOptions::for_installs(&a, &pnpm_env.store_dir, &b, &env.store_dir);
+    assert_trees_equal(&a, &b, &opts);
+}

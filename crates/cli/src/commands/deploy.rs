@@ -22,6 +22,7 @@ pub fn run(cli: &Cli, args: &DeployArgs, runtime: &tokio::runtime::Handle) -> Cl
         CliOverrides {
             store_dir: store_dir_flag(&args.store_dir),
             offline: args.offline.then_some(true),
+            ignore_scripts: args.ignore_scripts.then_some(true),
             registry: args.registry.clone(),
             config: config_flags,
             prod: args.prod,
