@@ -4,6 +4,7 @@
 #   pnpm 12.21.0  -> .tools/pnpm/node_modules/.bin/pnpm   (the compatibility oracle)
 #   esbuild tarballs -> .tools/mirror/<name>/-/<file>.tgz  (served by the
 #                       lifecycle tests with Registry::start_mirror)
+#   verdaccio 5.33.0 -> .tools/verdaccio      (the private-registry e2e test)
 #   an XFS image with reflinks -> mounted at .tools/reflink (the clone import
 #                       test runs there; tasks/test.sh exports it as
 #                       PACQUET_TEST_REFLINK_DIR). Needs root or sudo.
@@ -97,6 +98,28 @@ mount_reflink_fs() {
   echo "install-tools: reflink filesystem mounted at $dir"
 }
 mount_reflink_fs
+
+# Verdaccio, the private registry teams run, for the end-to-end test of an
+# authenticated scoped registry (crates/cli/tests/verdaccio.rs). 5.x: 6.x
+# needs Node.js 22.
+VERDACCIO_VERSION=5.33.0
+install_verdaccio() {
+  local prefix="$PWD/.tools/verdaccio"
+  local manifest="$prefix/node_modules/verdaccio/package.json"
+  if [ -f "$manifest" ] &&
+    [ "$(node -p "require(process.argv[1]).version" "$manifest")" = "$VERDACCIO_VERSION" ]; then
+    echo "install-tools: verdaccio $VERDACCIO_VERSION already in $prefix"
+    return
+  fi
+  echo "install-tools: installing verdaccio $VERDACCIO_VERSION into $prefix"
+  mkdir -p "$prefix"
+  # Verdaccio asks for `node-fetch@cjs`, a dist-tag; registries that serve
+  # only `latest` cannot resolve it, so it is pinned.
+  printf '{"private":true,"overrides":{"node-fetch":"2.7.0"}}\n' >"$prefix/package.json"
+  npm install --prefix "$prefix" --no-audit --no-fund --no-save \
+    --loglevel=error "verdaccio@$VERDACCIO_VERSION"
+}
+install_verdaccio
 
 PNPM_VERSION=12.21.0
 PNPM_PREFIX="$PWD/.tools/pnpm"

@@ -13,6 +13,9 @@
 //! * [`pnpm_bin`] and [`PnpmEnv`]: pnpm 12.21 (installed by
 //!   `tasks/install-tools.sh`) run with an isolated HOME, XDG dirs, store and
 //!   registry.
+//! * [`Verdaccio`]: a real private registry (installed by
+//!   `tasks/install-tools.sh`) for the end-to-end test of authenticated
+//!   scoped registries.
 //! * [`diff_trees`] / [`assert_trees_equal`]: compare the trees pnpm and
 //!   pacquet produce, state files included.
 
@@ -27,6 +30,7 @@ pub mod pnpm;
 pub mod regenerate;
 pub mod registry;
 mod semver_order;
+pub mod verdaccio;
 
 pub use diff::{DiffOptions, Difference, EntryKind, assert_trees_equal, diff_trees, format_report};
 pub use fixtures::{FixturePackage, PackageSet, sri_sha512, tarball_path};
@@ -37,3 +41,4 @@ pub use paths::{
 };
 pub use pnpm::{InstalledFixture, PNPM_VERSION, PnpmEnv, pnpm_bin, pnpm_install_fixture};
 pub use registry::{Fault, Registry};
+pub use verdaccio::{Verdaccio, verdaccio_bin};
