@@ -231,7 +231,9 @@ fn tls_projects_with(npmrc: &str, client_auth: bool) -> TlsRun {
         prepare_project("basic", &project, &url);
         let path = project.join(".npmrc");
         let mut text = std::fs::read_to_string(&path).unwrap();
-        text.push_str(npmrc);
+        // `{NERF}`: the registry's `//host:port/` credential prefix.
+        let nerf = url.split_once(':').map_or(url.as_str(), |(_, rest)| rest);
+        text.push_str(&npmrc.replace("{NERF}", nerf));
         std::fs::write(&path, text).unwrap();
         (
             project,
@@ -316,6 +318,51 @@ fn a_client_certificate_is_presented_from_cert_and_key() {
     tls_projects_with(&npmrc, true).both_install_alike();
     // Without them the registry turns pacquet away.
     let run = tls_projects_with(&format!("cafile={}\n", cafile.display()), true);
+    let args = ["install", "--frozen-lockfile", "--config.fetch-retries=0"];
+    let out = pacquet(&run.env, &run.by_pacquet, &args);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+}
+
+/// TLS settings of the registry alone (`//host:port/:cafile`, `:certfile`,
+/// `:keyfile`, or the PEMs inline), as teams set them for a private
+/// registry: pnpm 12 and pacquet install alike, each field replacing the
+/// global one.
+#[test]
+fn per_registry_ca_and_client_certificate() {
+    let cafile = tls_fixture("ca.pem");
+    let npmrc = format!(
+        "{{NERF}}:cafile={}\n{{NERF}}:certfile={}\n{{NERF}}:keyfile={}\n",
+        cafile.display(),
+        tls_fixture("client.pem").display(),
+        tls_fixture("client.key").display(),
+    );
+    tls_projects_with(&npmrc, true).both_install_alike();
+    // The PEM values inline work as well.
+    let npmrc = format!(
+        "{{NERF}}:ca=\"{}\"\n{{NERF}}:cert=\"{}\"\n{{NERF}}:key=\"{}\"\n",
+        npmrc_pem("ca.pem"),
+        npmrc_pem("client.pem"),
+        npmrc_pem("client.key")
+    );
+    tls_projects_with(&npmrc, true).both_install_alike();
+    // A registry with only a `ca` of its own still gets the global client
+    // certificate (checked with pnpm 12.21).
+    let npmrc = format!(
+        "cert=\"{}\"\nkey=\"{}\"\n{{NERF}}:cafile={}\n",
+        npmrc_pem("client.pem"),
+        npmrc_pem("client.key"),
+        cafile.display(),
+    );
+    tls_projects_with(&npmrc, true).both_install_alike();
+    // The registry's own CA replaces the global one.
+    let npmrc = format!(
+        "ca=\"{}\"\n{{NERF}}:cafile={}\n",
+        npmrc_pem("client.pem"),
+        cafile.display(),
+    );
+    tls_projects_with(&npmrc, false).both_install_alike();
+    // Without a client certificate the registry turns pacquet away.
+    let run = tls_projects_with(&format!("{{NERF}}:cafile={}\n", cafile.display()), true);
     let args = ["install", "--frozen-lockfile", "--config.fetch-retries=0"];
     let out = pacquet(&run.env, &run.by_pacquet, &args);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));

@@ -100,6 +100,11 @@ impl Credentials {
         self.raw.get(key).map(String::as_str)
     }
 
+    /// Every per-registry key and its value, highest priority first.
+    pub fn entries(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.raw.iter().map(|(k, v)| (k.as_str(), v.as_str()))
+    }
+
     /// Whether no credential is configured.
     pub fn is_empty(&self) -> bool {
         self.headers.is_empty()

@@ -115,6 +115,7 @@ fn network_options(config: &Config) -> Result<NetworkOptions, InstallError> {
         }
     };
     Ok(NetworkOptions {
+        per_registry: registry_tls(config)?,
         https_proxy: config.https_proxy.as_ref().map(|s| s.0.clone()),
         http_proxy: config.http_proxy.as_ref().map(|s| s.0.clone()),
         no_proxy: config.no_proxy.clone(),
@@ -123,6 +124,62 @@ fn network_options(config: &Config) -> Result<NetworkOptions, InstallError> {
         local_address,
         client_identity,
     })
+}
+
+/// The TLS settings given per registry (`//host/:ca`, `:cafile`, `:cert`,
+/// `:certfile`, `:key`, `:keyfile`), as pnpm 12 reads them: PEM values
+/// with `\n` for newlines, files read now (docs/settings.md §2.2).
+fn registry_tls(config: &Config) -> Result<Vec<pacquet_tarball::RegistryTls>, InstallError> {
+    let mut by_prefix: indexmap::IndexMap<String, [Option<String>; 3]> = indexmap::IndexMap::new();
+    for (key, value) in config.credentials.entries() {
+        let Some(parsed) = pacquet_config::parse_per_registry_key(key) else {
+            continue;
+        };
+        if parsed.scope.is_some() {
+            continue;
+        }
+        let (slot, file) = match parsed.field.as_str() {
+            "ca" => (0, false),
+            "cafile" => (0, true),
+            "cert" => (1, false),
+            "certfile" => (1, true),
+            "key" => (2, false),
+            "keyfile" => (2, true),
+            _ => continue,
+        };
+        let pem = if file {
+            let path = config.workspace_root.join(value);
+            std::fs::read_to_string(&path).map_err(|e| InstallError::NetworkSetting {
+                key: "certificate file",
+                reason: format!("{key}={}: {e}", path.display()),
+            })?
+        } else {
+            value.replace("\\n", "\n")
+        };
+        let fields = by_prefix.entry(parsed.prefix).or_default();
+        // The first (highest priority) value of a field wins.
+        fields[slot].get_or_insert(pem);
+    }
+    by_prefix
+        .into_iter()
+        .map(|(prefix, [ca, cert, key])| {
+            let client_identity = match (cert, key) {
+                (Some(cert), Some(key)) => Some((cert, key)),
+                (None, None) => None,
+                _ => {
+                    return Err(InstallError::NetworkSetting {
+                        key: "cert",
+                        reason: format!("`{prefix}:cert` and `{prefix}:key` go together"),
+                    });
+                }
+            };
+            Ok(pacquet_tarball::RegistryTls {
+                prefix,
+                ca: ca.map(|pem| vec![pem]),
+                client_identity,
+            })
+        })
+        .collect()
 }
 
 /// The patches `lockfile` recorded, for planning its layout without

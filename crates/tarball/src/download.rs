@@ -60,26 +60,51 @@ pub enum Conditional {
 #[derive(Debug)]
 pub struct Fetcher {
     client: reqwest::Client,
+    /// One client per registry with TLS settings of its own, by prefix.
+    registry_clients: Vec<(String, reqwest::Client)>,
     permits: Semaphore,
     opts: FetcherOptions,
 }
 
 impl Fetcher {
     pub fn new(opts: FetcherOptions) -> Result<Fetcher, TarballError> {
-        let builder = reqwest::Client::builder()
-            .user_agent(opts.user_agent.clone())
-            .connect_timeout(opts.fetch_timeout)
-            .read_timeout(opts.fetch_timeout);
-        let client = network::apply(builder, &opts.network)
-            .and_then(|b| b.build())
-            .map_err(|e| TarballError::Client {
-                reason: error_chain(&e),
-            })?;
+        let build = |network: &crate::NetworkOptions| {
+            let builder = reqwest::Client::builder()
+                .user_agent(opts.user_agent.clone())
+                .connect_timeout(opts.fetch_timeout)
+                .read_timeout(opts.fetch_timeout);
+            network::apply(builder, network)
+                .and_then(|b| b.build())
+                .map_err(|e| TarballError::Client {
+                    reason: error_chain(&e),
+                })
+        };
+        let client = build(&opts.network)?;
+        let registry_clients = opts
+            .network
+            .per_registry
+            .iter()
+            .map(|r| Ok((r.prefix.clone(), build(&opts.network.with_registry(r))?)))
+            .collect::<Result<_, TarballError>>()?;
         Ok(Fetcher {
             client,
+            registry_clients,
             permits: Semaphore::new(opts.network_concurrency.max(1)),
             opts,
         })
+    }
+
+    /// The client for `url`: its registry's when that has TLS settings of
+    /// its own.
+    fn client_for(&self, url: &str) -> &reqwest::Client {
+        match self.opts.network.for_url(url) {
+            Some(registry) => self
+                .registry_clients
+                .iter()
+                .find(|(prefix, _)| *prefix == registry.prefix)
+                .map_or(&self.client, |(_, client)| client),
+            None => &self.client,
+        }
     }
 
     /// GETs the tarball, retrying everything but 4xx answers with pnpm's
@@ -204,7 +229,7 @@ impl Fetcher {
         let mut tries = 0;
         let mut response = loop {
             tries += 1;
-            let mut request = self.client.get(req.url);
+            let mut request = self.client_for(req.url).get(req.url);
             if let Some(value) = &authorization {
                 request = request.header(AUTHORIZATION, value.clone());
             }

@@ -22,4 +22,4 @@ pub use error::TarballError;
 pub use extract::{ExtractLimits, extract_checked_to_store, extract_to_store};
 pub use integrity::TarballCheck;
 pub use manifest::{bundled_manifest, requires_build};
-pub use options::{FetcherOptions, NetworkOptions};
+pub use options::{FetcherOptions, NetworkOptions, RegistryTls};
