@@ -137,17 +137,8 @@ pub struct DeployArgs {
     #[arg(value_name = "TARGET_DIR")]
     pub target: PathBuf,
 
-    /// Install `dependencies` and `optionalDependencies` only.
-    #[arg(short = 'P', long = "prod", visible_alias = "production")]
-    pub prod: bool,
-
-    /// Install `devDependencies` only.
-    #[arg(short = 'D', long)]
-    pub dev: bool,
-
-    /// Leave `optionalDependencies` out.
-    #[arg(long)]
-    pub no_optional: bool,
+    #[command(flatten)]
+    pub groups: GroupArgs,
 
     /// Never touch the network: everything must already be in the store.
     #[arg(long)]
@@ -236,6 +227,13 @@ pub struct InstallArgs {
     #[arg(long, value_name = "URL")]
     pub registry: Option<String>,
 
+    #[command(flatten)]
+    pub groups: GroupArgs,
+}
+
+/// Which dependency groups are installed (docs/layout.md §13).
+#[derive(Debug, clap::Args)]
+pub struct GroupArgs {
     /// Install `dependencies` and `optionalDependencies` only (the
     /// `production` setting).
     #[arg(short = 'P', long = "prod", visible_alias = "production")]
@@ -248,6 +246,19 @@ pub struct InstallArgs {
     /// Leave `optionalDependencies` out (the `optional` setting).
     #[arg(long)]
     pub no_optional: bool,
+}
+
+impl GroupArgs {
+    /// `--config.*` pairs with `--no-optional` added as the setting it
+    /// stands for (`optional=false`). `--prod` and `--dev` are not settings
+    /// in pnpm 12 (docs/layout.md §13.1).
+    pub fn config(&self, config: &[(String, String)]) -> Vec<(String, String)> {
+        let mut config = config.to_vec();
+        if self.no_optional {
+            config.push(("optional".to_owned(), "false".to_owned()));
+        }
+        config
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

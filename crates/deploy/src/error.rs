@@ -90,10 +90,6 @@ pub enum DeployError {
     #[error(transparent)]
     #[diagnostic(transparent)]
     Source(#[from] pacquet_sources::SourceError),
-
-    #[error(transparent)]
-    #[diagnostic(transparent)]
-    Filter(#[from] pacquet_workspace_filter::FilterError),
 }
 
 impl DeployError {

@@ -11,7 +11,6 @@ use pacquet_installer::{
     read_projects, reporter::Reporter, select_projects,
 };
 use pacquet_planner::IncludedGroups;
-use pacquet_workspace_filter::WorkspaceProject;
 use serde_json::Value;
 
 use crate::{
@@ -141,14 +140,7 @@ fn selected_project(
             .map(|p| p.dir.clone())
             .ok_or(DeployError::NothingToDeploy);
     }
-    let workspace: Vec<WorkspaceProject> = projects
-        .iter()
-        .map(|p| WorkspaceProject {
-            dir: p.dir.clone(),
-            manifest: p.manifest.clone(),
-        })
-        .collect();
-    let selection = select_projects(req.filter, config, &workspace)?;
+    let selection = select_projects(req.filter, config, projects)?;
     match selection.selected.as_slice() {
         [] => Err(DeployError::NothingToDeploy),
         [one] => Ok(one.clone()),

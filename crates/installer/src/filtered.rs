@@ -46,8 +46,15 @@ pub enum Scope {
 pub fn select(
     filter: &ProjectFilter,
     config: &Config,
-    projects: &[WorkspaceProject],
+    projects: &[Project],
 ) -> Result<Selection, InstallError> {
+    let projects: Vec<WorkspaceProject> = projects
+        .iter()
+        .map(|p| WorkspaceProject {
+            dir: p.dir.clone(),
+            manifest: p.manifest.clone(),
+        })
+        .collect();
     let opts = FilterOptions {
         prefix: &filter.prefix,
         workspace_dir: &config.workspace_root,
@@ -60,7 +67,7 @@ pub fn select(
         changed_files_ignore_pattern: &config.changed_files_ignore_pattern,
         legacy_dir_filtering: config.legacy_dir_filtering,
     };
-    Ok(select_projects(projects, &filter.filters, &opts)?)
+    Ok(select_projects(&projects, &filter.filters, &opts)?)
 }
 
 /// The scope of `filter` over `projects` (the workspace's, root first).
@@ -72,14 +79,7 @@ pub fn scope(
     if filter.filters.is_empty() {
         return Ok(Scope::All);
     }
-    let workspace: Vec<WorkspaceProject> = projects
-        .iter()
-        .map(|p| WorkspaceProject {
-            dir: p.dir.clone(),
-            manifest: p.manifest.clone(),
-        })
-        .collect();
-    let selection = select(filter, config, &workspace)?;
+    let selection = select(filter, config, projects)?;
     if selection.selected.is_empty() {
         return Ok(Scope::Nothing {
             unmatched: selection.unmatched,

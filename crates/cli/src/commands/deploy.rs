@@ -13,10 +13,6 @@ pub fn run(cli: &Cli, args: &DeployArgs, runtime: &tokio::runtime::Handle) -> Cl
             command: "deploy",
         }));
     }
-    let mut config_flags = cli.config.clone();
-    if args.no_optional {
-        config_flags.push(("optional".to_owned(), "false".to_owned()));
-    }
     let config = load(
         cli,
         CliOverrides {
@@ -24,9 +20,9 @@ pub fn run(cli: &Cli, args: &DeployArgs, runtime: &tokio::runtime::Handle) -> Cl
             offline: args.offline.then_some(true),
             ignore_scripts: args.ignore_scripts.then_some(true),
             registry: args.registry.clone(),
-            config: config_flags,
-            prod: args.prod,
-            dev: args.dev,
+            config: args.groups.config(&cli.config),
+            prod: args.groups.prod,
+            dev: args.groups.dev,
             ..CliOverrides::default()
         },
     )?;

@@ -39,9 +39,9 @@ pub fn run(
             ignore_scripts: args.ignore_scripts.then_some(true),
             frozen_lockfile: args.frozen_lockfile.then_some(true),
             registry: args.registry.clone(),
-            config: install_config(cli, args),
-            prod: args.prod,
-            dev: args.dev,
+            config: args.groups.config(&cli.config),
+            prod: args.groups.prod,
+            dev: args.groups.dev,
             node_linker_flag: cli.node_linker_flag,
             ignore_workspace: cli.ignore_workspace,
         },
@@ -81,17 +81,6 @@ pub enum CliError {
         flag: &'static str,
         command: &'static str,
     },
-}
-
-/// `--config.*` pairs, then `--no-optional` as the setting it stands for
-/// (`optional=false`). `--prod` and `--dev` are not settings in pnpm 12
-/// (docs/layout.md §13.1).
-fn install_config(cli: &Cli, args: &InstallArgs) -> Vec<(String, String)> {
-    let mut config = cli.config.clone();
-    if args.no_optional {
-        config.push(("optional".to_owned(), "false".to_owned()));
-    }
-    config
 }
 
 /// The workspace selection of the command line, as pnpm 12 builds it
