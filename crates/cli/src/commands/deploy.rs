@@ -8,10 +8,7 @@ use crate::args::{Cli, DeployArgs};
 
 pub fn run(cli: &Cli, args: &DeployArgs, runtime: &tokio::runtime::Handle) -> CliResult<()> {
     if cli.ignore_workspace {
-        return Err(boxed(super::install::CliError::NotForCommand {
-            flag: "--ignore-workspace",
-            command: "deploy",
-        }));
+        return Err(super::settings::not_for("--ignore-workspace", "deploy"));
     }
     let config = load(
         cli,

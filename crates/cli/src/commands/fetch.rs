@@ -9,12 +9,7 @@ use crate::args::{Cli, FetchArgs};
 pub fn run(cli: &Cli, args: &FetchArgs, runtime: &tokio::runtime::Handle) -> CliResult<()> {
     // `fetch` fills the store for the whole lockfile; a selection would be
     // ignored.
-    if let Some(flag) = cli.selection_flags() {
-        return Err(boxed(super::install::CliError::NotForCommand {
-            flag,
-            command: "fetch",
-        }));
-    }
+    super::settings::refuse_selection(cli, "fetch")?;
     let config = load(
         cli,
         CliOverrides {

@@ -18,6 +18,20 @@ pub fn boxed(err: impl Diagnostic + Send + Sync + 'static) -> Box<dyn Diagnostic
     Box::new(err)
 }
 
+/// `flag` refused by name: it belongs to another command.
+pub fn not_for(flag: &'static str, command: &'static str) -> Box<dyn Diagnostic + Send + Sync> {
+    boxed(CliError::NotForCommand { flag, command })
+}
+
+/// Workspace selection is `install`'s (and `deploy`'s): other commands
+/// refuse the flags rather than ignore them.
+pub fn refuse_selection(cli: &Cli, command: &'static str) -> CliResult<()> {
+    match cli.selection_flags() {
+        Some(flag) => Err(not_for(flag, command)),
+        None => Ok(()),
+    }
+}
+
 /// The directory the command runs in (`-C` applied).
 pub fn cwd(cli: &Cli) -> CliResult<PathBuf> {
     let cwd = std::env::current_dir().map_err(|e| boxed(CliError::Cwd(e)))?;

@@ -11,14 +11,7 @@ use super::settings::{CliResult, load, store_dir_flag};
 use crate::args::{Cli, StoreArgs, StoreCommand};
 
 pub fn run(cli: &Cli, args: &StoreArgs) -> CliResult<()> {
-    if let Some(flag) = cli.selection_flags() {
-        return Err(super::settings::boxed(
-            crate::commands::install::CliError::NotForCommand {
-                flag,
-                command: "store",
-            },
-        ));
-    }
+    super::settings::refuse_selection(cli, "store")?;
     let config = store_config(cli, args)?;
     match &args.command {
         StoreCommand::Path => path::run(&config),
