@@ -205,3 +205,46 @@ fn ignore_scripts_reaches_the_install() {
     let opts = DiffOptions::for_installs(&a, &pnpm_env.store_dir, &b, &env.store_dir);
     assert_trees_equal(&a, &b, &opts);
 }
+
+/// Outside a workspace there is nothing to deploy from: pnpm 12's code,
+/// and nothing written.
+#[test]
+fn outside_a_workspace_is_refused_like_pnpm() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let project = tmp.path().join("project");
+    prepare_project("basic", &project, &registry.url());
+    std::fs::remove_file(project.join("pnpm-workspace.yaml")).unwrap();
+    let pnpm_env = PnpmEnv::new(&tmp.path().join("pnpm-env"), &registry.url());
+    let env = PnpmEnv::new(&tmp.path().join("pacquet-env"), &registry.url());
+    let target = tmp.path().join("out").display().to_string();
+    let by_pnpm = pnpm_env.run(&project, &["deploy", &target]);
+    let printed = stdout(&by_pnpm) + &stderr(&by_pnpm);
+    assert!(printed.contains("ERR_PNPM_CANNOT_DEPLOY"), "{printed}");
+    let out = pacquet(&env, &project, &["deploy", &target]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("ERR_PNPM_CANNOT_DEPLOY"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!tmp.path().join("out").exists());
+}
+
+/// A workspace with `patchedDependencies` is refused by name before
+/// anything is written (where pnpm 12 puts the patch paths is unchecked).
+#[test]
+fn patched_dependencies_are_refused_by_name() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let workspace = tmp.path().join("workspace");
+    prepare_project("patched", &workspace, &registry.url());
+    let env = PnpmEnv::new(&tmp.path().join("env"), &registry.url());
+    let target = tmp.path().join("out").display().to_string();
+    let out = pacquet(&env, &workspace, &["deploy", "-w", &target]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let text = stderr(&out);
+    assert!(text.contains("ERR_PACQUET_UNSUPPORTED_SETTING"), "{text}");
+    assert!(text.contains("patchedDependencies"), "{text}");
+    assert!(!tmp.path().join("out").exists());
+}
