@@ -8,7 +8,7 @@ mod support;
 use std::path::Path;
 
 use pacquet_testing::{DiffOptions, PnpmEnv, Registry, assert_trees_equal, prepare_project};
-use support::{pacquet, pacquet_install_ok, stdout};
+use support::{pacquet, pacquet_install_ok, stderr, stdout};
 
 /// Replaces the project files in `dir` with those of fixture `name`,
 /// keeping `node_modules`.
@@ -190,17 +190,21 @@ fn nothing_changed_is_already_up_to_date() {
     assert!(!victim.exists());
     assert_eq!(registry.total_requests(), 0);
 
-    // Touching the lockfile makes the next install check everything.
+    // Rewriting the lockfile unchanged is no change: its digest is
+    // compared (docs/layout.md §9.1).
     let lockfile = project.join("pnpm-lock.yaml");
     let text = std::fs::read(&lockfile).unwrap();
-    std::fs::write(&lockfile, text).unwrap();
-    let later = std::time::SystemTime::now() + std::time::Duration::from_secs(1);
-    std::fs::File::options()
-        .write(true)
-        .open(&lockfile)
-        .unwrap()
-        .set_modified(later)
-        .unwrap();
+    std::fs::write(&lockfile, &text).unwrap();
+    support::mark_modified(&lockfile);
+    let out = pacquet(&env, &project, &["install", "--frozen-lockfile"]);
+    assert!(
+        stdout(&out).contains("Already up to date"),
+        "{}",
+        stdout(&out)
+    );
+
+    // Changed bytes make the next install check everything.
+    std::fs::write(&lockfile, [text.as_slice(), b"\n"].concat()).unwrap();
     let out = pacquet(&env, &project, &["install", "--frozen-lockfile"]);
     assert!(out.status.success());
     assert!(!stdout(&out).contains("Already up to date"));
@@ -209,6 +213,127 @@ fn nothing_changed_is_already_up_to_date() {
             .join("node_modules/pq-deprecated/package.json")
             .exists()
     );
+}
+
+/// The state file's `validation` block as pnpm 12 reads it: after
+/// pacquet's install pnpm 12 answers from it without rewriting the file
+/// (its fast path), and after pnpm's install pacquet does the same, also
+/// when every input was touched without changing.
+#[test]
+fn the_fast_path_works_across_tools() {
+    // Bins in a workspace, injected projects, patch files.
+    for fixture in ["workspace", "injected", "patched"] {
+        fast_path_across_tools(fixture);
+    }
+}
+
+fn fast_path_across_tools(fixture: &str) {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let project = tmp.path().join("project");
+    prepare_project(fixture, &project, &registry.url());
+    let env = PnpmEnv::new(&tmp.path().join("env"), &registry.url());
+    let state_path = project.join("node_modules/.pnpm-workspace-state-v1.json");
+
+    pacquet_install_ok(&env, &project, &[]);
+    let written = std::fs::read(&state_path).unwrap();
+    let block: serde_json::Value = serde_json::from_slice(&written).unwrap();
+    assert!(block["validation"]["manifests"]["."].is_string(), "{block}");
+    // `--frozen-lockfile` given explicitly makes pnpm 12 skip its fast path.
+    let out = env.run_ok(&project, &["install", "--reporter=append-only"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("Already up to date"),
+        "{fixture}: {}",
+        stdout(&out)
+    );
+    assert_eq!(
+        std::fs::read(&state_path).unwrap(),
+        written,
+        "{fixture}: pnpm 12 rewrote the state file: it did not trust pacquet's record"
+    );
+
+    // The other way round, with every manifest and the lockfile touched.
+    std::fs::remove_dir_all(project.join("node_modules")).unwrap();
+    let out = env.install_frozen(&project);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let block: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&state_path).unwrap()).unwrap();
+    for path in block["validation"]["files"].as_object().unwrap().keys() {
+        let path = Path::new(path);
+        std::fs::write(path, std::fs::read(path).unwrap()).unwrap();
+        support::mark_modified(path);
+    }
+    for dir in block["validation"]["manifests"].as_object().unwrap().keys() {
+        let path = project.join(dir).join("package.json");
+        std::fs::write(&path, std::fs::read(&path).unwrap()).unwrap();
+        support::mark_modified(&path);
+    }
+    registry.reset_requests();
+    let out = pacquet(&env, &project, &["install", "--frozen-lockfile"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("Already up to date"),
+        "{fixture}: {}",
+        stdout(&out)
+    );
+    assert_eq!(registry.total_requests(), 0);
+
+    // An edited manifest is a change.
+    let manifest = project.join("package.json");
+    let mut doc: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&manifest).unwrap()).unwrap();
+    doc["description"] = "edited".into();
+    std::fs::write(&manifest, serde_json::to_vec_pretty(&doc).unwrap()).unwrap();
+    let out = pacquet(&env, &project, &["install", "--frozen-lockfile"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        !stdout(&out).contains("Already up to date"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+/// A `file:` directory dependency is brought up to date with its source by
+/// every install, files added and removed, as pnpm 12 does: never answered
+/// from the state files.
+#[test]
+fn a_local_directory_is_copied_again_on_every_install() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    // `lib/` is packed (`files`): one file added, one removed.
+    let edit = |project: &Path| {
+        let lib = project.join("local-dir/lib");
+        std::fs::write(lib.join("added.js"), "module.exports = 1\n").unwrap();
+        std::fs::remove_file(lib.join("index.js")).unwrap();
+    };
+    let run = |tool: &str, install: &dyn Fn(&Path) -> std::process::Output| {
+        let project = tmp.path().join(tool).join("project");
+        prepare_project("dep-kinds", &project, &registry.url());
+        assert!(install(&project).status.success());
+        edit(&project);
+        let out = install(&project);
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert!(
+            !stdout(&out).contains("Already up to date"),
+            "{}",
+            stdout(&out)
+        );
+        project
+    };
+    let pnpm_env = PnpmEnv::new(&tmp.path().join("pnpm/env"), &registry.url());
+    let pnpm_project = run("pnpm", &|p| pnpm_env.install_frozen(p));
+    let env = PnpmEnv::new(&tmp.path().join("pacquet/env"), &registry.url());
+    let project = run("pacquet", &|p| {
+        pacquet(&env, p, &["install", "--frozen-lockfile"])
+    });
+
+    let copy = project.join("node_modules/local-dir/lib");
+    assert!(copy.join("added.js").exists());
+    assert!(!copy.join("index.js").exists());
+    let opts =
+        DiffOptions::for_installs(&pnpm_project, &pnpm_env.store_dir, &project, &env.store_dir);
+    assert_trees_equal(&pnpm_project, &project, &opts);
 }
 
 fn walk_files(dir: &Path) -> Vec<std::path::PathBuf> {

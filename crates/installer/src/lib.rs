@@ -32,6 +32,7 @@ mod stale;
 mod store;
 mod symlinks;
 mod up_to_date;
+mod validation;
 mod verify;
 mod warm;
 mod write_state;

@@ -6,6 +6,8 @@ use pacquet_import::PackageFile;
 use pacquet_planner::{FetchSource, Plan, Slot};
 use rayon::prelude::*;
 
+mod mirror;
+
 use crate::{
     InstallError,
     cold::group_by_source,
@@ -64,7 +66,9 @@ pub fn link_local(
 
 /// Imports the directory `path` (relative to the lockfile directory) into
 /// slot `i`'s package directory. A directory with install scripts is
-/// copied and built like any package.
+/// copied and built like any package. Every install brings the copy up to
+/// date with its source, files added and removed, as pnpm 12 does
+/// (docs/layout.md §9.1).
 fn import_directory(
     ctx: &LinkContext<'_>,
     i: usize,
@@ -89,6 +93,10 @@ fn import_directory(
             at: None,
         })
         .collect();
+    let dest = ctx.root.join(&slot.package_dir);
+    if !mirror::holds(&dest, &package.row, &package.sources) {
+        crate::remove::remove_all(&dest)?;
+    }
     ctx.import_files(i, slot, &package.row, &files)?;
     Ok(())
 }

@@ -1,8 +1,12 @@
 //! The no-op repeat install, answered from the state files and a few `stat`
 //! calls (pnpm's `optimisticRepeatInstall`): when the last install recorded
 //! in `.pnpm-workspace-state-v1.json` used the same settings and projects,
-//! and neither the lockfile nor any manifest nor `pnpm-workspace.yaml` has
-//! changed since it validated them, there is nothing to do.
+//! and neither the lockfile nor any manifest nor a local tarball nor
+//! `pnpm-workspace.yaml` has changed since it validated them, there is
+//! nothing to do. A file whose `stat` differs from the one recorded in the
+//! `validation` block (docs/layout.md §9.1) is hashed and compared by
+//! content, so a `touch` or a checkout that rewrote it unchanged does not
+//! count as a change.
 
 use std::{
     path::{Path, PathBuf},
@@ -10,9 +14,10 @@ use std::{
 };
 
 use pacquet_config::Config;
+use pacquet_state::{FileStat, value_digest};
 use serde_json::Value;
 
-use super::{LOCKFILE_NAME, write_state};
+use super::{LOCKFILE_NAME, validation, write_state};
 
 /// Whether `node_modules` already is what an install would make.
 pub fn is_up_to_date(config: &Config, modules_dir: &Path, virtual_store_dir: &Path) -> bool {
@@ -52,21 +57,143 @@ fn check(config: &Config, modules_dir: &Path, virtual_store_dir: &Path) -> Optio
     }
 
     let root = &config.workspace_root;
-    let mut inputs: Vec<PathBuf> = projects.iter().map(|p| p.join("package.json")).collect();
-    inputs.push(root.join(LOCKFILE_NAME));
+    let unchanged_since = |path: &Path| modified_ms(path).is_some_and(|m| m < validated_at);
+    let recorded = state.get("validation").and_then(Recorded::parse);
+    let lockfile = root.join(LOCKFILE_NAME);
+    let inputs_unchanged = match &recorded {
+        Some(recorded) => {
+            recorded.file_unchanged(&lockfile, Some(&recorded.lockfile))
+                && recorded.files_unchanged()
+                && projects
+                    .iter()
+                    .all(|dir| recorded.manifest_unchanged(&project_id(root, dir), dir))
+                && recorded.no_outside_directories(&projects)
+        }
+        None => {
+            unchanged_since(&lockfile)
+                && projects
+                    .iter()
+                    .all(|dir| unchanged_since(&dir.join("package.json")))
+        }
+    };
+    let mut inputs = Vec::new();
     let workspace_manifest = root.join("pnpm-workspace.yaml");
     if workspace_manifest.exists() {
         inputs.push(workspace_manifest);
     }
-    // An edited patch file changes the install (docs/lockfile.md §9.5).
-    inputs.extend(config.patched_dependencies.values().map(|p| root.join(p)));
-    let unchanged = inputs
-        .iter()
-        .all(|path| modified_ms(path).is_some_and(|m| m < validated_at));
+    // An edited patch file changes the install (docs/lockfile.md §9.5);
+    // the `validation` block records them with the other files.
+    if recorded.is_none() {
+        inputs.extend(config.patched_dependencies.values().map(|p| root.join(p)));
+    }
+    let unchanged = inputs_unchanged && inputs.iter().all(|path| unchanged_since(path));
     // The layout the state describes must still be there.
     let present = modules_dir.join(".modules.yaml").is_file()
         && virtual_store_dir.join("lock.yaml").is_file();
     Some(unchanged && present)
+}
+
+/// The `validation` block read back.
+struct Recorded<'a> {
+    recorded_at_ns: i64,
+    files: &'a serde_json::Map<String, Value>,
+    lockfile: String,
+    manifests: &'a serde_json::Map<String, Value>,
+    manifest_files: &'a serde_json::Map<String, Value>,
+    local: Option<&'a Value>,
+}
+
+impl<'a> Recorded<'a> {
+    fn parse(block: &'a Value) -> Option<Self> {
+        let lockfile = block.get("lockfile")?.as_str()?.to_owned();
+        Some(Recorded {
+            recorded_at_ns: block.get("recordedAtNs")?.as_i64()?,
+            files: block.get("files")?.as_object()?,
+            manifests: block.get("manifests")?.as_object()?,
+            manifest_files: block.get("manifestFiles")?.as_object()?,
+            local: block.get("localDependencies")?.get(&lockfile),
+            lockfile,
+        })
+    }
+
+    /// The recorded `stat` still describes `path`, and it was recorded
+    /// after the file's last change: a later edit within the same tick of
+    /// the filesystem's clock would otherwise go unseen.
+    fn stat_matches(&self, recorded: Option<&Value>, path: &Path) -> bool {
+        let (Some(recorded), Some(now)) = (recorded.and_then(parse_stat), validation::stat(path))
+        else {
+            return false;
+        };
+        recorded == now && now.mtime_ns < self.recorded_at_ns
+    }
+
+    /// A file of `files`, by `stat` or else by content.
+    fn file_unchanged(&self, path: &Path, digest: Option<&str>) -> bool {
+        let entry = self.files.get(path.to_str().unwrap_or_default());
+        if self.stat_matches(entry, path) {
+            return true;
+        }
+        let digest = digest.or_else(|| entry?.get("digest")?.as_str());
+        digest.is_some_and(|d| validation::signature(path).is_some_and(|s| s.digest == d))
+    }
+
+    /// A project's manifest, by `stat` or else by its parsed content.
+    fn manifest_unchanged(&self, id: &str, dir: &Path) -> bool {
+        let path = dir.join("package.json");
+        if self.stat_matches(self.manifest_files.get(id), &path) {
+            return true;
+        }
+        let Some(recorded) = self.manifests.get(id).and_then(Value::as_str) else {
+            return false;
+        };
+        validation::read_manifest(&path).is_some_and(|(_, m)| value_digest(&m) == recorded)
+    }
+
+    /// Every recorded file (local tarballs, patch files) unchanged.
+    fn files_unchanged(&self) -> bool {
+        self.files
+            .keys()
+            .all(|path| self.file_unchanged(Path::new(path), None))
+    }
+
+    /// A local directory dependency outside the workspace is imported again
+    /// by every install, as pnpm 12 does (docs/layout.md §9.1); injected
+    /// workspace projects are covered by their manifests.
+    fn no_outside_directories(&self, projects: &[PathBuf]) -> bool {
+        let Some(local) = self.local else {
+            return false;
+        };
+        local
+            .get("directories")
+            .and_then(Value::as_array)
+            .is_none_or(|dirs| {
+                dirs.iter().all(|d| {
+                    d.as_str()
+                        .is_some_and(|d| projects.iter().any(|p| p == Path::new(d)))
+                })
+            })
+    }
+}
+
+fn parse_stat(entry: &Value) -> Option<FileStat> {
+    Some(FileStat {
+        mtime_ns: entry.get("mtimeNs")?.as_i64()?,
+        ctime_ns: entry.get("ctimeNs")?.as_i64()?,
+        size: entry.get("size")?.as_u64()?,
+    })
+}
+
+/// The importer id of a project dir: `.` or the `/`-separated relative path.
+fn project_id(root: &Path, dir: &Path) -> String {
+    match dir.strip_prefix(root) {
+        Ok(rel) if rel.as_os_str().is_empty() => ".".to_owned(),
+        Ok(rel) => rel
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy())
+            .collect::<Vec<_>>()
+            .join("/"),
+        Err(_) => dir.to_string_lossy().into_owned(),
+    }
 }
 
 fn project_dirs(config: &Config) -> Option<Vec<PathBuf>> {

@@ -19,7 +19,11 @@ use pacquet_state::{
     workspace_state, write_atomic,
 };
 
-use crate::{InstallError, gates::CheckedLockfile};
+use crate::{
+    InstallError,
+    gates::CheckedLockfile,
+    validation::{ProjectDir, ValidationInputs},
+};
 use pacquet_planner::{IncludedGroups, Plan, PlanOptions};
 
 /// pnpm reads these files back; they say which pnpm version's layout they
@@ -162,6 +166,7 @@ pub fn write_workspace_state(inputs: &StateInputs<'_>) -> Result<(), InstallErro
             .filtered
             .is_some_and(|f| f.opts.importers.len() != checked.projects.len()),
         settings: settings(config, &store_dir),
+        validation: validation(inputs, &modules),
     };
     let state_path = modules.join(WORKSPACE_STATE_FILE);
     write_atomic(&state_path, workspace_state(&state).as_bytes())
@@ -169,6 +174,38 @@ pub fn write_workspace_state(inputs: &StateInputs<'_>) -> Result<(), InstallErro
 
     register_project(&config.store_dir, root);
     Ok(())
+}
+
+/// The `validation` block over the projects installed so far.
+fn validation(inputs: &StateInputs<'_>, modules: &Path) -> Option<pacquet_state::Validation> {
+    let checked = inputs.checked;
+    let projects: Vec<ProjectDir<'_>> = checked
+        .projects
+        .iter()
+        .map(|p| ProjectDir {
+            id: &p.id,
+            dir: &p.dir,
+        })
+        .collect();
+    let installed = |id: &str| match &inputs.filtered {
+        Some(f) => f.opts.importers.iter().any(|s| s.id == id),
+        None => true,
+    };
+    let root = &inputs.config.workspace_root;
+    let patch_files: Vec<std::path::PathBuf> = inputs
+        .config
+        .patched_dependencies
+        .values()
+        .map(|p| root.join(p))
+        .collect();
+    crate::validation::record(&ValidationInputs {
+        modules_dir: modules,
+        lockfile_path: &checked.path,
+        lockfile: &checked.lockfile,
+        projects: &projects,
+        installed: &installed,
+        patch_files: &patch_files,
+    })
 }
 
 /// The previous `.modules.yaml`'s `hoistedDependencies`, if any.

@@ -36,6 +36,7 @@ fn workspace_state_matches_pnpm_defaults() {
         pnpmfiles: Vec::new(),
         filtered_install: false,
         settings: WorkspaceStateSettings::new(&store),
+        validation: None,
     };
     assert_eq!(workspace_state(&state), fixture("small"));
 }
@@ -65,6 +66,7 @@ fn workspace_state_with_allow_builds_and_architectures() {
         pnpmfiles: Vec::new(),
         filtered_install: false,
         settings,
+        validation: None,
     };
     assert_eq!(workspace_state(&state), fixture("alotta"));
 }
@@ -130,4 +132,139 @@ fn iso_dates_format_with_milliseconds() {
     assert_eq!(iso_date(1_709_210_096_789), "2024-02-29T12:34:56.789Z");
     let t = "2025-11-30T22:00:00.000Z";
     assert_eq!(iso_date(parse_iso_date(t).unwrap()), t);
+}
+
+/// Digests pnpm 12.21 recorded for these manifests (docs/layout.md §9.1).
+#[test]
+fn manifest_digests_match_pnpm() {
+    let cases = [
+        (json!({}), "5a3590fbe3ffbfe0a65167de3111dcd0"),
+        (
+            json!({"name": "v1", "version": "1.0.0", "dependencies": {"is-number": "7.0.0"}}),
+            "40369a6afff3bbb30540a3c78a064b8d",
+        ),
+        (
+            // Key order does not count.
+            json!({"dependencies": {"is-number": "7.0.0"}, "version": "1.0.0", "name": "v1"}),
+            "40369a6afff3bbb30540a3c78a064b8d",
+        ),
+        (
+            json!({"name": "v1", "version": "1.0.0", "description": "x",
+                   "dependencies": {"is-number": "7.0.0"}}),
+            "be8b1e3fb9c1cd6cb3cda39c91ddd17a",
+        ),
+        (
+            serde_json::from_str(
+                r#"{"a":[1,"x",true,false,null,1.5,-2,{"k":[]}],"big":12345678901234567890,"e":1e3}"#,
+            )
+            .unwrap(),
+            "ce4722447d3ffb55f30bef52d8c749bf",
+        ),
+    ];
+    for (manifest, digest) in cases {
+        assert_eq!(value_digest(&manifest), digest, "{manifest}");
+    }
+}
+
+#[test]
+fn file_digest_is_truncated_sha256() {
+    assert_eq!(bytes_digest(b""), "e3b0c44298fc1c149afbf4c8996fb924");
+}
+
+fn record(manifest: serde_json::Value) -> ManifestRecord {
+    ManifestRecord {
+        stat: FileStat {
+            mtime_ns: 1_795_655_717_410_611_786,
+            ctime_ns: 1_795_655_717_410_611_786,
+            size: 93,
+        },
+        manifest,
+    }
+}
+
+/// A workspace as pnpm 12.21 recorded it: the root without bins or
+/// dependencies of its own, `a` with a bin, `b` with dependencies and a
+/// local directory dependency.
+#[test]
+fn validation_block_as_pnpm_writes_it() {
+    let root = json!({"name": "root", "private": true});
+    let a = json!({"name": "a", "version": "1.0.0", "bin": {"a-cli": "cli.js"},
+                   "dependencies": {"is-number": "7.0.0"}});
+    let b = json!({"name": "b", "version": "1.0.0", "scripts": {"t": "x"},
+                   "dependencies": {"a": "workspace:*", "g": "git+https://h/g.git",
+                                    "d": "d@file:///ws/d", "l": "file:../l"},
+                   "dependenciesMeta": {}});
+    let c = json!({"name": "c"});
+    let lockfile = FileSignature {
+        stat: FileStat {
+            mtime_ns: 1,
+            ctime_ns: 2,
+            size: 6498,
+        },
+        digest: "8a9d6172016cacd30e60b0117008105c".into(),
+    };
+    let validation = Validation {
+        recorded_at_ns: 3,
+        files: [("/ws/pnpm-lock.yaml".to_owned(), lockfile)].into(),
+        lockfile_digest: "8a9d6172016cacd30e60b0117008105c".into(),
+        // `c` was left out by a filter.
+        manifests: [
+            (".".to_owned(), record(root.clone())),
+            ("packages/a".to_owned(), record(a.clone())),
+            ("packages/b".to_owned(), record(b.clone())),
+        ]
+        .into(),
+        workspace_manifests: [
+            (".".to_owned(), root),
+            ("packages/a".to_owned(), a),
+            ("packages/b".to_owned(), b),
+            ("packages/c".to_owned(), c),
+        ]
+        .into(),
+        local_directories: vec!["/ws/z".into(), "/ws/localdir".into()],
+        local_tarballs: vec!["/ws/t.tgz".into()],
+    };
+    let stat = json!({"mtimeNs": 1_795_655_717_410_611_786_i64,
+                      "ctimeNs": 1_795_655_717_410_611_786_i64, "size": 93});
+    let file = |fields: serde_json::Value| {
+        let mut out = stat.clone();
+        let out_map = out.as_object_mut().unwrap();
+        out_map.shift_insert(0, "fileName".into(), json!("package.json"));
+        out_map.insert("fields".into(), fields);
+        out_map.insert("fieldsRevision".into(), json!(2));
+        out
+    };
+    let bins = "30ddfb2b3785019766e6a3917fb6ade9";
+    let expected = json!({
+        "recordedAtNs": 3,
+        "files": {"/ws/pnpm-lock.yaml": {"mtimeNs": 1, "ctimeNs": 2, "size": 6498,
+                                         "digest": "8a9d6172016cacd30e60b0117008105c"}},
+        "lockfile": "8a9d6172016cacd30e60b0117008105c",
+        "manifests": {
+            ".": value_digest(&json!({"name": "root", "private": true})),
+            "packages/a": "e7c7f81490ea0d3e110f85a90bcf7921",
+            "packages/b": value_digest(&json!({"name": "b", "version": "1.0.0",
+                "scripts": {"t": "x"}, "dependencies": {"a": "workspace:*",
+                "g": "git+https://h/g.git", "d": "d@file:///ws/d", "l": "file:../l"},
+                "dependenciesMeta": {}})),
+        },
+        // The root always, and the projects that declare dependencies.
+        "workspaceBins": {".": bins, "packages/a": bins, "packages/b": bins},
+        "localDependencies": {"8a9d6172016cacd30e60b0117008105c": {
+            "tarballs": ["/ws/t.tgz"], "directories": ["/ws/localdir", "/ws/z"]}},
+        "manifestFiles": {
+            ".": file(json!({"name": "root"})),
+            "packages/a": file(json!({"name": "a", "version": "1.0.0",
+                "dependencies": {"is-number": "7.0.0"}, "bin": {"a-cli": "cli.js"}})),
+            // URL specifiers recorded as `*`.
+            "packages/b": file(json!({"name": "b", "version": "1.0.0",
+                "dependencies": {"a": "workspace:*", "g": "*", "d": "d@file:///ws/d",
+                                 "l": "file:../l"}})),
+        },
+    });
+    let actual = validation.to_json();
+    assert_eq!(
+        serde_json::to_string_pretty(&actual).unwrap(),
+        serde_json::to_string_pretty(&expected).unwrap()
+    );
 }

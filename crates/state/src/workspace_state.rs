@@ -1,11 +1,11 @@
-//! `node_modules/.pnpm-workspace-state-v1.json` (docs/layout.md §9) without the
-//! `validation` block: pnpm 12 then does one full up-to-date check and
-//! rewrites the file with its own block.
+//! `node_modules/.pnpm-workspace-state-v1.json` (docs/layout.md §9).
 
 use std::collections::BTreeMap;
 
 use indexmap::IndexMap;
 use serde_json::{Map, Value, json};
+
+use crate::validation::Validation;
 
 /// One project: absolute dir, manifest name and version.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -162,6 +162,8 @@ pub struct WorkspaceState {
     pub pnpmfiles: Vec<String>,
     pub filtered_install: bool,
     pub settings: WorkspaceStateSettings,
+    /// `None` leaves the block out: pnpm 12 then checks everything once.
+    pub validation: Option<Validation>,
 }
 
 /// Renders the state file: pretty JSON, 2-space indent, trailing newline.
@@ -180,13 +182,16 @@ pub fn workspace_state(state: &WorkspaceState) -> String {
         }
         projects.insert(p.dir.clone(), Value::Object(entry));
     }
-    let doc = json!({
+    let mut doc = json!({
         "lastValidatedTimestamp": state.last_validated_timestamp,
         "projects": projects,
         "pnpmfiles": state.pnpmfiles,
         "filteredInstall": state.filtered_install,
         "settings": state.settings.to_json(),
     });
+    if let (Some(validation), Value::Object(doc)) = (&state.validation, &mut doc) {
+        doc.insert("validation".into(), validation.to_json());
+    }
     let mut out = serde_json::to_string_pretty(&doc).expect("JSON values always serialize");
     out.push('\n');
     out

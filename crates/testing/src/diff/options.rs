@@ -38,7 +38,11 @@ impl Default for DiffOptions {
             volatile_keys: vec![
                 "prunedAt".into(),
                 "lastValidatedTimestamp".into(),
-                "validation".into(),
+                // The `validation` block's clock readings; its digests,
+                // sizes and paths are compared.
+                "recordedAtNs".into(),
+                "mtimeNs".into(),
+                "ctimeNs".into(),
             ],
             substitutions: Vec::new(),
             json_key_order: true,
