@@ -64,6 +64,23 @@ fn skipped_platform_packages_follow_the_groups() {
 /// Without optional dependencies, an optional peer installed anyway gets
 /// no sibling link, but its commands still go into the package's `.bin`,
 /// named through the sibling path pnpm 12 does not create.
+/// Optional peers satisfied by dev dependencies: left out by `--prod` unless
+/// a production dependency brings them (docs/layout.md §13.7).
+#[test]
+fn optional_peers_follow_the_groups() {
+    same_as_pnpm_through_in(
+        "optional-peers",
+        &[
+            &["--prod"],
+            &[],
+            &["--prod"],
+            &["--dev"],
+            &["--no-optional"],
+            &["--prod"],
+        ],
+    );
+}
+
 #[test]
 fn no_optional_still_links_optional_peers_commands() {
     same_as_pnpm_through_in("pnpm-details", &[&["--no-optional"], &[]]);

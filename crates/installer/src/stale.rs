@@ -166,7 +166,13 @@ pub fn survey(new: &Existing<'_>) -> Survey {
     let Ok(current) = Lockfile::parse(&current_text, &current_path) else {
         return Survey::Remove(Box::new(reconciled));
     };
-    let Ok(old) = plan(&current, &previous_options(new.root, new.opts, &current)) else {
+    let included = previous
+        .as_ref()
+        .and_then(|p| recorded_groups(p.get("included")?));
+    let Ok(old) = plan(
+        &current,
+        &previous_options(new.root, new.opts, &current, included),
+    ) else {
         return Survey::Remove(Box::new(reconciled));
     };
     reconciled.removals = pacquet_planner::diff(&old, new.plan, prune_orphans);
@@ -205,17 +211,31 @@ fn drop_unhoisted_shims(old: &Plan, linked: &Plan, removals: &mut Removals) {
     }
 }
 
+/// `.modules.yaml`'s `included`.
+fn recorded_groups(included: &Value) -> Option<pacquet_planner::IncludedGroups> {
+    let flag = |key: &str| included.get(key).and_then(Value::as_bool);
+    Some(pacquet_planner::IncludedGroups {
+        dependencies: flag("dependencies")?,
+        dev_dependencies: flag("devDependencies")?,
+        optional_dependencies: flag("optionalDependencies")?,
+    })
+}
+
 /// The options the previous install planned with: today's settings (a
-/// layout change purges instead), over the importers it had.
+/// layout change purges instead) and the groups it recorded, over the
+/// importers it had.
 fn previous_options<'a>(
     root: &Path,
     opts: &PlanOptions<'a>,
     current: &Lockfile,
+    included: Option<pacquet_planner::IncludedGroups>,
 ) -> PlanOptions<'a> {
     let mut previous = opts.clone();
     previous.patches = crate::settings::recorded_patches(current);
-    // Its `lock.yaml` holds only the groups it installed (docs/layout.md §13.2).
-    previous.included = pacquet_planner::IncludedGroups::default();
+    // Its `lock.yaml` holds only the importer groups it installed
+    // (docs/layout.md §13.2) but every snapshot edge, optional ones too:
+    // without optional dependencies it linked none of those.
+    previous.included = included.unwrap_or_default();
     previous.importers = current
         .importers
         .keys()

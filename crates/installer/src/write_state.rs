@@ -227,7 +227,7 @@ fn current_lockfile(
     included: IncludedGroups,
     importers: Option<&[pacquet_planner::ImporterSelection]>,
 ) -> pacquet_lockfile::Lockfile {
-    if included.all() && importers.is_none() {
+    if included.all() && importers.is_none() && plan.unlinked_peers.is_empty() {
         return checked.lockfile.clone();
     }
     let mut current = checked.lockfile.clone();
@@ -259,6 +259,16 @@ fn current_lockfile(
     current
         .snapshots
         .retain(|key, _| reached.contains(key.as_str()));
+    for (key, alias) in &plan.unlinked_peers {
+        if let Some(snapshot) = current.snapshots.get_mut(key.as_str())
+            && let Some(optional) = &mut snapshot.optional_dependencies
+        {
+            optional.remove(alias);
+            if optional.is_empty() {
+                snapshot.optional_dependencies = None;
+            }
+        }
+    }
     let ids: HashSet<&str> = current.snapshots.keys().map(|k| k.package_id()).collect();
     let packages = std::mem::take(&mut current.packages);
     current.packages = packages

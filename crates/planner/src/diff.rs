@@ -73,6 +73,10 @@ pub fn diff(old: &Plan, new: &Plan, prune_orphans: bool) -> Removals {
             LinkOwner::Importer(i) => kept_importers.contains(old.importers[i].id.as_str()),
             LinkOwner::PrivateHoist | LinkOwner::PublicHoist => true,
         });
+    // Sibling links a package directory may hold from an earlier install
+    // (also one whose `lock.yaml` no longer lists it) that this one does
+    // not make; its `.bin` stays, as pnpm 12 leaves it.
+    removals.links.extend(new.unlinked_siblings.iter().cloned());
     for link in changed {
         // pnpm 12 drops the shims of every changed link, hoisted ones too.
         if let Some(i) = link.target_slot {

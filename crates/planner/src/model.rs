@@ -251,4 +251,13 @@ pub struct Plan {
     /// into the slot's `.bin`, as if the sibling (root-relative path) were
     /// there (isolated layout; vue-core with `--no-optional`).
     pub bin_only_deps: Vec<(usize, usize, String)>,
+    /// `(snapshot key, alias)`: optional peers resolved to a package nothing
+    /// else in the install brings, left unlinked and left out of the
+    /// snapshot in `lock.yaml` (docs/layout.md §13.7).
+    pub unlinked_peers: Vec<(String, String)>,
+    /// Sibling link paths (root-relative) of installed slots for snapshot
+    /// edges this install does not link: optional dependencies with
+    /// `--no-optional`, the optional peers above. Removed if an earlier
+    /// install made them, as pnpm 12 does.
+    pub unlinked_siblings: Vec<String>,
 }

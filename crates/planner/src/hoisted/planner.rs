@@ -34,6 +34,7 @@ pub fn plan(lockfile: &Lockfile, opts: &PlanOptions) -> Result<Plan, PlanError> 
         importer_edges: edges,
         entry_nodes,
         reached,
+        unlinked_peers,
         ..
     } = Selected::new(lockfile, opts)?;
     let include_optional = opts.included.optional_dependencies;
@@ -100,6 +101,8 @@ pub fn plan(lockfile: &Lockfile, opts: &PlanOptions) -> Result<Plan, PlanError> 
         bin_dirs,
         slot_deps,
         bin_only_deps: Vec::new(),
+        unlinked_peers,
+        unlinked_siblings: Vec::new(),
     })
 }
 

@@ -25,6 +25,9 @@ pub(crate) struct Graph<'l> {
     /// Number of leading entries of `children` that come from `dependencies`.
     pub prod_children: Vec<usize>,
     pub skipped: Vec<bool>,
+    /// `(node, alias)`: optional-peer edges dropped by
+    /// [`Graph::unlink_unreached_optional_peers`].
+    pub dropped_peers: Vec<(usize, &'l str)>,
     index: HashMap<&'l str, usize>,
 }
 
@@ -55,6 +58,7 @@ impl<'l> Graph<'l> {
             children,
             prod_children,
             skipped,
+            dropped_peers: Vec::new(),
             index,
         })
     }
@@ -73,6 +77,71 @@ impl<'l> Graph<'l> {
         } else {
             &all[..self.prod_children[node]]
         }
+    }
+}
+
+impl<'l> Graph<'l> {
+    /// Drops the `optionalDependencies` edges that resolve an optional peer
+    /// to a package no other edge of the install reaches, into
+    /// [`Graph::dropped_peers`]. pnpm 12 installs an optional peer only when
+    /// something else brings the package: with `--prod`, a peer satisfied by
+    /// the root's dev dependency is left out, and `lock.yaml` records the
+    /// snapshot without the edge (docs/layout.md §13.7).
+    pub(crate) fn unlink_unreached_optional_peers(
+        &mut self,
+        lockfile: &Lockfile,
+        entry_nodes: &[usize],
+    ) -> Result<(), PlanError> {
+        let mut weak: Vec<Vec<bool>> = Vec::with_capacity(self.keys.len());
+        let mut any = false;
+        for (node, key) in self.keys.iter().enumerate() {
+            let info = crate::isolated::select::package_info(lockfile, key.package_id())?;
+            let peers = info.peer_dependencies.as_ref();
+            let flags: Vec<bool> = self.children[node]
+                .iter()
+                .enumerate()
+                .map(|(i, (alias, _))| {
+                    i >= self.prod_children[node] && peers.is_some_and(|p| p.contains_key(*alias))
+                })
+                .collect();
+            any |= flags.contains(&true);
+            weak.push(flags);
+        }
+        if !any {
+            return Ok(());
+        }
+        let mut reached = vec![false; self.keys.len()];
+        let mut stack: Vec<usize> = entry_nodes.to_vec();
+        while let Some(node) = stack.pop() {
+            if std::mem::replace(&mut reached[node], true) || self.skipped[node] {
+                continue;
+            }
+            for (i, (_, edge)) in self.children[node].iter().enumerate() {
+                if let Edge::Node(child) = edge
+                    && !weak[node][i]
+                    && !reached[*child]
+                {
+                    stack.push(*child);
+                }
+            }
+        }
+        let mut dropped = Vec::new();
+        for (node, flags) in weak.iter().enumerate() {
+            if !flags.contains(&true) {
+                continue;
+            }
+            let mut i = 0;
+            self.children[node].retain(|(alias, edge)| {
+                let keep = !flags[i] || matches!(edge, Edge::Node(c) if reached[*c]);
+                i += 1;
+                if !keep {
+                    dropped.push((node, *alias));
+                }
+                keep
+            });
+        }
+        self.dropped_peers = dropped;
+        Ok(())
     }
 }
 

@@ -20,6 +20,8 @@ pub(super) struct Links {
     pub symlinks: Vec<Symlink>,
     /// See [`crate::Plan::bin_only_deps`].
     pub bin_only_deps: Vec<(usize, usize, String)>,
+    /// See [`crate::Plan::unlinked_siblings`].
+    pub unlinked_siblings: Vec<String>,
 }
 
 impl Links {
@@ -75,14 +77,27 @@ impl Links {
                 let optional =
                     &graph.walk_children(node, true)[graph.walk_children(node, false).len()..];
                 for (alias, edge) in optional {
+                    if *alias == slot.name() {
+                        continue;
+                    }
+                    let path = join(&slot_modules, alias);
                     if let Edge::Node(child) = edge
                         && slot_of[*child] != usize::MAX
-                        && *alias != slot.name()
                     {
-                        let path = join(&slot_modules, alias);
-                        self.bin_only_deps.push((s, slot_of[*child], path));
+                        self.bin_only_deps.push((s, slot_of[*child], path.clone()));
                     }
+                    self.unlinked_siblings.push(path);
                 }
+            }
+        }
+        for &(node, alias) in &graph.dropped_peers {
+            let s = slot_of[node];
+            if s != usize::MAX && alias != slots[s].name() {
+                let slot_modules = join(
+                    &join(&opts.virtual_store_dir, &slots[s].dir_name),
+                    "node_modules",
+                );
+                self.unlinked_siblings.push(join(&slot_modules, alias));
             }
         }
     }

@@ -27,6 +27,7 @@ pub fn plan(lockfile: &Lockfile, opts: &PlanOptions) -> Result<Plan, PlanError> 
         entry_nodes,
         entries,
         reached,
+        unlinked_peers,
     } = Selected::new(lockfile, opts)?;
     let include_optional = opts.included.optional_dependencies;
     let slots = SlotSet::new(lockfile, &graph, &reached, opts)?;
@@ -99,6 +100,8 @@ pub fn plan(lockfile: &Lockfile, opts: &PlanOptions) -> Result<Plan, PlanError> 
         bin_dirs: Vec::new(),
         slot_deps: Vec::new(),
         bin_only_deps: links.bin_only_deps,
+        unlinked_peers,
+        unlinked_siblings: links.unlinked_siblings,
     })
 }
 

@@ -23,6 +23,8 @@ pub(crate) struct Selected<'l> {
     pub entries: Vec<WalkEntry>,
     /// Graph node → installed.
     pub reached: Vec<bool>,
+    /// `(snapshot key, alias)`: optional peers left unlinked.
+    pub unlinked_peers: Vec<(String, String)>,
 }
 
 impl<'l> Selected<'l> {
@@ -33,6 +35,14 @@ impl<'l> Selected<'l> {
         let selections = select_importers(lockfile, opts)?;
         let include_optional = opts.included.optional_dependencies;
         let (importer_edges, entry_nodes) = importer_edges(lockfile, &selections, opts, &graph)?;
+        if include_optional {
+            graph.unlink_unreached_optional_peers(lockfile, &entry_nodes)?;
+        }
+        let unlinked_peers = graph
+            .dropped_peers
+            .iter()
+            .map(|&(node, alias)| (graph.keys[node].to_string(), alias.to_owned()))
+            .collect();
         let entries = walk(&graph, &entry_nodes, include_optional);
         let mut reached = vec![false; graph.keys.len()];
         for e in &entries {
@@ -46,6 +56,7 @@ impl<'l> Selected<'l> {
             entry_nodes,
             entries,
             reached,
+            unlinked_peers,
         })
     }
 }

@@ -187,3 +187,101 @@ fn plan_without_names() -> crate::Plan {
     )
     .unwrap()
 }
+
+/// `host` has optional peers `dev-tool` (only a dev dependency of the root)
+/// and `shared` (also a dependency of `lib`): docs/layout.md §13.7.
+const OPTIONAL_PEERS: &str = "lockfileVersion: '9.0'
+
+importers:
+
+  .:
+    dependencies:
+      host:
+        specifier: 1.0.0
+        version: 1.0.0(dev-tool@1.0.0)(shared@1.0.0)
+      lib:
+        specifier: 1.0.0
+        version: 1.0.0
+    devDependencies:
+      dev-tool:
+        specifier: 1.0.0
+        version: 1.0.0
+      shared:
+        specifier: 1.0.0
+        version: 1.0.0
+
+packages:
+
+  host@1.0.0:
+    resolution: {integrity: sha512-host}
+    peerDependencies:
+      dev-tool: 1.0.0
+      shared: 1.0.0
+    peerDependenciesMeta:
+      dev-tool:
+        optional: true
+      shared:
+        optional: true
+
+  lib@1.0.0:
+    resolution: {integrity: sha512-lib}
+
+  dev-tool@1.0.0:
+    resolution: {integrity: sha512-dev}
+
+  shared@1.0.0:
+    resolution: {integrity: sha512-shared}
+
+snapshots:
+
+  host@1.0.0(dev-tool@1.0.0)(shared@1.0.0):
+    optionalDependencies:
+      dev-tool: 1.0.0
+      shared: 1.0.0
+
+  lib@1.0.0:
+    dependencies:
+      shared: 1.0.0
+
+  dev-tool@1.0.0: {}
+
+  shared@1.0.0: {}
+";
+
+#[test]
+fn optional_peers_only_other_edges_bring_are_left_out() {
+    let lockfile = parse(OPTIONAL_PEERS);
+    let mut opts = PlanOptions::new(host(), &url);
+    opts.included.dev_dependencies = false;
+    let partial = plan(&lockfile, &opts).unwrap();
+    let installed: Vec<&str> = partial.slots.iter().map(|s| s.dep_path.as_str()).collect();
+    assert_eq!(
+        installed,
+        vec![
+            "host@1.0.0(dev-tool@1.0.0)(shared@1.0.0)",
+            "lib@1.0.0",
+            "shared@1.0.0"
+        ]
+    );
+    let host_dir = "node_modules/.pnpm/host@1.0.0_dev-tool@1.0.0_shared@1.0.0/node_modules";
+    let siblings: Vec<&str> = partial
+        .symlinks
+        .iter()
+        .filter_map(|l| l.path.strip_prefix(host_dir))
+        .collect();
+    assert_eq!(siblings, vec!["/shared"]);
+    let dropped = (
+        "host@1.0.0(dev-tool@1.0.0)(shared@1.0.0)".to_owned(),
+        "dev-tool".to_owned(),
+    );
+    assert_eq!(partial.unlinked_peers, vec![dropped]);
+    assert_eq!(
+        partial.unlinked_siblings,
+        vec![format!("{host_dir}/dev-tool")]
+    );
+
+    // Every group: both peers come with the root's dev dependencies.
+    let all = plan(&lockfile, &PlanOptions::new(host(), &url)).unwrap();
+    assert_eq!(all.slots.len(), 4);
+    assert!(all.unlinked_peers.is_empty());
+}
