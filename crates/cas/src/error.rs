@@ -4,7 +4,7 @@ use std::path::PathBuf;
 /// miss ([`crate::FileCheck`]).
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
 pub enum CasError {
-    #[error("Failed to create the store directory {}: {source}", path.display())]
+    #[error("Failed to create the store directory {}", path.display())]
     #[diagnostic(
         code(ERR_PACQUET_CAS_CREATE_DIR),
         help(
@@ -17,7 +17,7 @@ pub enum CasError {
         source: std::io::Error,
     },
 
-    #[error("Failed to write the store file {}: {source}", path.display())]
+    #[error("Failed to write the store file {}", path.display())]
     #[diagnostic(
         code(ERR_PACQUET_CAS_WRITE),
         help("Check free disk space and permissions of the store directory.")
@@ -28,7 +28,7 @@ pub enum CasError {
         source: std::io::Error,
     },
 
-    #[error("Failed to read the store file {}: {source}", path.display())]
+    #[error("Failed to read the store file {}", path.display())]
     #[diagnostic(
         code(ERR_PACQUET_CAS_READ),
         help("Check permissions of the store directory.")
@@ -39,7 +39,7 @@ pub enum CasError {
         source: std::io::Error,
     },
 
-    #[error("Failed to move {} into place at {}: {source}", from.display(), to.display())]
+    #[error("Failed to move {} into place at {}", from.display(), to.display())]
     #[diagnostic(
         code(ERR_PACQUET_CAS_RENAME),
         help("Check free disk space and permissions of the store directory.")
@@ -51,7 +51,7 @@ pub enum CasError {
         source: std::io::Error,
     },
 
-    #[error("Cannot take the store lock {path}: {source}")]
+    #[error("Cannot take the store lock {path}")]
     #[diagnostic(
         code(ERR_PNPM_STORE_DIR_ACQUIRE_OPERATION_LOCK),
         help("Check that the lock directory is writable (it is under $XDG_RUNTIME_DIR or /tmp).")

@@ -33,6 +33,34 @@ fn missing_lockfile_is_no_lockfile() {
     let out = pacquet(&env, &project, &["install", "--frozen-lockfile"]);
     assert_fails_with(&out, "ERR_PNPM_NO_LOCKFILE");
     assert!(!project.join("node_modules").exists());
+
+    // Without --frozen-lockfile the message is not about that flag.
+    let out = pacquet(&env, &project, &["install"]);
+    assert_fails_with(&out, "ERR_PACQUET_RESOLUTION_NOT_SUPPORTED");
+    assert!(!stderr(&out).contains("frozen"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("pnpm install --lockfile-only"));
+    assert!(!project.join("node_modules").exists());
+}
+
+/// pnpm 12.21: `ERR_PNPM_NO_PKG_MANIFEST`, "No package.json found in <dir>";
+/// the cause is said once.
+#[test]
+fn missing_manifest_is_no_pkg_manifest() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let (env, project) = setup(&registry, tmp.path(), "basic");
+    std::fs::remove_file(project.join("package.json")).unwrap();
+    let out = pacquet(&env, &project, &["install", "--frozen-lockfile"]);
+    assert_fails_with(&out, "ERR_PNPM_NO_PKG_MANIFEST");
+    let message = format!("No package.json found in {}", project.display());
+    assert_eq!(stderr(&out).matches(&message).count(), 1, "{}", stderr(&out));
+    assert!(!stderr(&out).contains("os error"), "{}", stderr(&out));
+
+    // An unreadable one names the file, and the OS error once.
+    std::fs::create_dir(project.join("package.json")).unwrap();
+    let out = pacquet(&env, &project, &["install", "--frozen-lockfile"]);
+    assert_fails_with(&out, "ERR_PNPM_READ_MANIFEST");
+    assert_eq!(stderr(&out).matches("os error").count(), 1, "{}", stderr(&out));
 }
 
 /// pnpm 12.21: "Cannot resolve version $nothere in overrides", exit 1.

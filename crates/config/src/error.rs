@@ -6,7 +6,7 @@ use thiserror::Error;
 /// Everything that can go wrong while loading the configuration.
 #[derive(Debug, Error, Diagnostic)]
 pub enum ConfigError {
-    #[error("Failed to read {path}: {source}")]
+    #[error("Failed to read {path}")]
     #[diagnostic(
         code(ERR_PNPM_CONFIG_READ),
         help("Check that the file exists and is readable.")

@@ -68,7 +68,7 @@ pub enum DeployError {
     )]
     Unsupported { setting: &'static str },
 
-    #[error("cannot {action} {}: {source}", path.display())]
+    #[error("cannot {action} {}", path.display())]
     #[diagnostic(
         code(ERR_PACQUET_DEPLOY_IO),
         help("Check that the target directory is writable and the project's files readable.")

@@ -7,7 +7,7 @@ use thiserror::Error;
 
 #[derive(Debug, Error, Diagnostic)]
 pub enum ImportError {
-    #[error("Failed to import {path}: {source}")]
+    #[error("Failed to import {path}")]
     #[diagnostic(
         code(ERR_PACQUET_IMPORT_PACKAGE),
         help("Check that the store and node_modules are writable and on a healthy filesystem.")
@@ -18,7 +18,7 @@ pub enum ImportError {
         source: std::io::Error,
     },
 
-    #[error("The package import method '{method}' is not supported here: {source}")]
+    #[error("The package import method '{method}' is not supported here")]
     #[diagnostic(
         code(ERR_PNPM_UNSUPPORTED_IMPORT_METHOD),
         help("Use packageImportMethod: auto, hardlink or copy.")

@@ -33,6 +33,15 @@ pub enum InstallError {
     )]
     NoProjectsMatched { dir: PathBuf },
 
+    /// Without `--frozen-lockfile` and without a lockfile: there is nothing
+    /// to install from.
+    #[error("No pnpm-lock.yaml in {}, and pacquet cannot resolve dependencies yet", dir.display())]
+    #[diagnostic(
+        code(ERR_PACQUET_RESOLUTION_NOT_SUPPORTED),
+        help("Create it with `pnpm install --lockfile-only`, then run pacquet again.")
+    )]
+    NoLockfile { dir: PathBuf },
+
     /// Without `--frozen-lockfile`, a lockfile that would need resolving.
     #[error("pnpm-lock.yaml must be updated, and pacquet cannot resolve dependencies yet")]
     #[diagnostic(
@@ -144,7 +153,7 @@ pub enum InstallError {
     #[diagnostic(transparent)]
     Import(#[from] pacquet_import::ImportError),
 
-    #[error("Failed to write {path}: {source}")]
+    #[error("Failed to write {path}")]
     #[diagnostic(
         code(ERR_PACQUET_WRITE),
         help("Check that node_modules is writable and the disk is not full.")

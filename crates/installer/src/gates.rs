@@ -70,7 +70,12 @@ pub fn read_checked_lockfile(
             lockfile_version: "9.0".into(),
             ..Lockfile::default()
         },
-        None => return Err(gate(LockfileError::NoLockfile)),
+        None if frozen => return Err(InstallError::Lockfile(LockfileError::NoLockfile)),
+        None => {
+            return Err(InstallError::NoLockfile {
+                dir: root.to_path_buf(),
+            });
+        }
     };
     let root_manifest = projects
         .iter()

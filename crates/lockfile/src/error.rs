@@ -23,7 +23,7 @@ pub enum LockfileError {
     #[diagnostic(code(ERR_PNPM_NO_LOCKFILE))]
     NoLockfile,
 
-    #[error("Failed to read the lockfile at \"{}\": {source}", path.display())]
+    #[error("Failed to read the lockfile at \"{}\"", path.display())]
     #[diagnostic(code(ERR_PNPM_LOCKFILE_READ))]
     Read {
         path: PathBuf,
@@ -82,7 +82,15 @@ pub enum LockfileError {
     )]
     ConfigMismatch { field: String },
 
-    #[error("Failed to read {}: {source}", path.display())]
+    /// pnpm 12's words for a project without a manifest.
+    #[error("No package.json found in {}", dir.display())]
+    #[diagnostic(
+        code(ERR_PNPM_NO_PKG_MANIFEST),
+        help("Run pacquet in a project directory, or point -C/--dir at one.")
+    )]
+    NoPkgManifest { dir: PathBuf },
+
+    #[error("Failed to read {}", path.display())]
     #[diagnostic(code(ERR_PNPM_READ_MANIFEST))]
     ReadManifest {
         path: PathBuf,

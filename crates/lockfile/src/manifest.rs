@@ -36,9 +36,16 @@ pub struct ProjectEngines {
 
 impl ProjectManifest {
     pub fn from_path(path: &Path) -> Result<Self, LockfileError> {
-        let text = std::fs::read_to_string(path).map_err(|source| LockfileError::ReadManifest {
-            path: path.to_owned(),
-            source,
+        let text = std::fs::read_to_string(path).map_err(|source| {
+            match (source.kind(), path.parent()) {
+                (std::io::ErrorKind::NotFound, Some(dir)) => LockfileError::NoPkgManifest {
+                    dir: dir.to_owned(),
+                },
+                _ => LockfileError::ReadManifest {
+                    path: path.to_owned(),
+                    source,
+                },
+            }
         })?;
         Self::from_json(&text, path)
     }

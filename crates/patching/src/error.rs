@@ -14,7 +14,7 @@ pub enum PatchError {
     )]
     NotFound { path: PathBuf },
 
-    #[error("Failed to read patch file {}: {source}", path.display())]
+    #[error("Failed to read patch file {}", path.display())]
     #[diagnostic(
         code(ERR_PNPM_PATCH_NOT_FOUND),
         help("Check that the patch file is readable.")

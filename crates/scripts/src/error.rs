@@ -22,7 +22,7 @@ pub enum ScriptsError {
     LifecycleScriptFailed(Box<ScriptFailure>),
 
     /// The shell could not be started.
-    #[error("{pkg_id} {stage}: could not spawn `sh`: {source}")]
+    #[error("{pkg_id} {stage}: could not spawn `sh`")]
     #[diagnostic(code(ERR_PNPM_EXECUTOR_LIFECYCLE_SCRIPT_FAILED))]
     Spawn {
         pkg_id: String,
@@ -32,7 +32,7 @@ pub enum ScriptsError {
     },
 
     /// Reading the built package directory failed.
-    #[error("failed to read the built package at {path}: {source}")]
+    #[error("failed to read the built package at {path}")]
     #[diagnostic(code(ERR_PACQUET_SIDE_EFFECTS_DIFF))]
     ReadBuiltPackage {
         path: String,
@@ -41,7 +41,7 @@ pub enum ScriptsError {
     },
 
     /// The CAS write callback failed.
-    #[error("failed to write {path} of a built package to the store: {source}")]
+    #[error("failed to write {path} of a built package to the store")]
     #[diagnostic(code(ERR_PACQUET_SIDE_EFFECTS_DIFF))]
     CasWrite {
         path: String,

@@ -23,7 +23,7 @@ pub enum SourceError {
     )]
     UnsupportedResolution { package_id: String, reason: String },
 
-    #[error("Failed to read the local tarball {path}: {source}")]
+    #[error("Failed to read the local tarball {path}")]
     #[diagnostic(
         code(ERR_PNPM_TARBALL_READ),
         help("Check that the file exists and is readable.")
@@ -34,7 +34,7 @@ pub enum SourceError {
         source: std::io::Error,
     },
 
-    #[error("Cannot read the directory of {package_id} at {path}: {source}")]
+    #[error("Cannot read the directory of {package_id} at {path}")]
     #[diagnostic(
         code(ERR_PACQUET_LOCAL_DIRECTORY),
         help(
@@ -86,7 +86,7 @@ pub enum SourceError {
         output: String,
     },
 
-    #[error("Cannot {what} for {package_id}: {source}")]
+    #[error("Cannot {what} for {package_id}")]
     #[diagnostic(
         code(ERR_PACQUET_SOURCE_IO),
         help("Check that the temporary directory and the store are writable.")

@@ -37,7 +37,7 @@ pub enum StoreOpsError {
     #[diagnostic(transparent)]
     Lock(#[from] pacquet_cas::CasError),
 
-    #[error("Cannot read {path} while looking for packages that projects use: {source}")]
+    #[error("Cannot read {path} while looking for packages that projects use")]
     #[diagnostic(
         code(ERR_PACQUET_STORE_PRUNE_SCAN),
         help(
@@ -50,7 +50,7 @@ pub enum StoreOpsError {
         source: Box<dyn std::error::Error + Send + Sync>,
     },
 
-    #[error("{path}: {source}")]
+    #[error("{path}")]
     #[diagnostic(
         code(ERR_PACQUET_STORE_IO),
         help("Check that the store directory is readable and writable.")
