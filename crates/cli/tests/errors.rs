@@ -53,14 +53,24 @@ fn missing_manifest_is_no_pkg_manifest() {
     let out = pacquet(&env, &project, &["install", "--frozen-lockfile"]);
     assert_fails_with(&out, "ERR_PNPM_NO_PKG_MANIFEST");
     let message = format!("No package.json found in {}", project.display());
-    assert_eq!(stderr(&out).matches(&message).count(), 1, "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out).matches(&message).count(),
+        1,
+        "{}",
+        stderr(&out)
+    );
     assert!(!stderr(&out).contains("os error"), "{}", stderr(&out));
 
     // An unreadable one names the file, and the OS error once.
     std::fs::create_dir(project.join("package.json")).unwrap();
     let out = pacquet(&env, &project, &["install", "--frozen-lockfile"]);
     assert_fails_with(&out, "ERR_PNPM_READ_MANIFEST");
-    assert_eq!(stderr(&out).matches("os error").count(), 1, "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out).matches("os error").count(),
+        1,
+        "{}",
+        stderr(&out)
+    );
 }
 
 /// pnpm 12.21: "Cannot resolve version $nothere in overrides", exit 1.

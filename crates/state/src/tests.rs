@@ -221,7 +221,7 @@ fn validation_block_as_pnpm_writes_it() {
             ("packages/c".to_owned(), c),
         ]
         .into(),
-        local_directories: vec!["/ws/z".into(), "/ws/localdir".into()],
+        local_directories: vec!["/ws/z".into(), "/ws/l-x".into(), "/ws/l/y".into()],
         local_tarballs: vec!["/ws/t.tgz".into()],
     };
     let stat = json!({"mtimeNs": 1_795_655_717_410_611_786_i64,
@@ -251,7 +251,7 @@ fn validation_block_as_pnpm_writes_it() {
         // The root always, and the projects that declare dependencies.
         "workspaceBins": {".": bins, "packages/a": bins, "packages/b": bins},
         "localDependencies": {"8a9d6172016cacd30e60b0117008105c": {
-            "tarballs": ["/ws/t.tgz"], "directories": ["/ws/localdir", "/ws/z"]}},
+            "tarballs": ["/ws/t.tgz"], "directories": ["/ws/l/y", "/ws/l-x", "/ws/z"]}},
         "manifestFiles": {
             ".": file(json!({"name": "root"})),
             "packages/a": file(json!({"name": "a", "version": "1.0.0",

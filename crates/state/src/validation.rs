@@ -186,9 +186,11 @@ fn declares_dependencies(manifest: &Value) -> bool {
     })
 }
 
+/// Sorted as paths, component by component, as pnpm 12 lists them
+/// (`a/b/c` before `a/b-x`; vite's playground, benchmarks/compat-real).
 fn sorted(list: &[String]) -> Vec<&String> {
     let mut out: Vec<&String> = list.iter().collect();
-    out.sort();
+    out.sort_by(|a, b| std::path::Path::new(a).cmp(std::path::Path::new(b)));
     out.dedup();
     out
 }

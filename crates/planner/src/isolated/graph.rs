@@ -82,17 +82,27 @@ impl<'l> Graph<'l> {
 
 impl<'l> Graph<'l> {
     /// Drops the `optionalDependencies` edges that resolve an optional peer
-    /// to a package no other edge of the install reaches, into
-    /// [`Graph::dropped_peers`]. pnpm 12 installs an optional peer only when
-    /// something else brings the package: with `--prod`, a peer satisfied by
-    /// the root's dev dependency is left out, and `lock.yaml` records the
+    /// to a direct dependency of a group this install leaves out
+    /// (`excluded`), unless the install reaches that package anyway, into
+    /// [`Graph::dropped_peers`]. pnpm 12 does not install an optional peer
+    /// the left-out group provides: with `--prod`, a peer satisfied by the
+    /// root's dev dependency is left out, and `lock.yaml` records the
     /// snapshot without the edge (docs/layout.md §13.7).
     pub(crate) fn unlink_unreached_optional_peers(
         &mut self,
         lockfile: &Lockfile,
         entry_nodes: &[usize],
+        excluded: &[usize],
     ) -> Result<(), PlanError> {
-        let mut weak: Vec<Vec<bool>> = Vec::with_capacity(self.keys.len());
+        if excluded.is_empty() {
+            return Ok(());
+        }
+        let mut is_excluded = vec![false; self.keys.len()];
+        for &node in excluded {
+            is_excluded[node] = true;
+        }
+        // Per node and child: an optional peer edge to an excluded package.
+        let mut droppable: Vec<Vec<bool>> = Vec::with_capacity(self.keys.len());
         let mut any = false;
         for (node, key) in self.keys.iter().enumerate() {
             let info = crate::isolated::select::package_info(lockfile, key.package_id())?;
@@ -100,16 +110,20 @@ impl<'l> Graph<'l> {
             let flags: Vec<bool> = self.children[node]
                 .iter()
                 .enumerate()
-                .map(|(i, (alias, _))| {
-                    i >= self.prod_children[node] && peers.is_some_and(|p| p.contains_key(*alias))
+                .map(|(i, (alias, edge))| {
+                    i >= self.prod_children[node]
+                        && peers.is_some_and(|p| p.contains_key(*alias))
+                        && matches!(edge, Edge::Node(c) if is_excluded[*c])
                 })
                 .collect();
             any |= flags.contains(&true);
-            weak.push(flags);
+            droppable.push(flags);
         }
         if !any {
             return Ok(());
         }
+        // Reached without the droppable edges. One to a package reached
+        // anyway stays (and adds nothing: that package is walked already).
         let mut reached = vec![false; self.keys.len()];
         let mut stack: Vec<usize> = entry_nodes.to_vec();
         while let Some(node) = stack.pop() {
@@ -118,21 +132,28 @@ impl<'l> Graph<'l> {
             }
             for (i, (_, edge)) in self.children[node].iter().enumerate() {
                 if let Edge::Node(child) = edge
-                    && !weak[node][i]
+                    && !droppable[node][i]
                     && !reached[*child]
                 {
                     stack.push(*child);
                 }
             }
         }
+        for (node, flags) in droppable.iter_mut().enumerate() {
+            for (i, flag) in flags.iter_mut().enumerate() {
+                if matches!(self.children[node][i].1, Edge::Node(c) if reached[c]) {
+                    *flag = false;
+                }
+            }
+        }
         let mut dropped = Vec::new();
-        for (node, flags) in weak.iter().enumerate() {
+        for (node, flags) in droppable.iter().enumerate() {
             if !flags.contains(&true) {
                 continue;
             }
             let mut i = 0;
-            self.children[node].retain(|(alias, edge)| {
-                let keep = !flags[i] || matches!(edge, Edge::Node(c) if reached[*c]);
+            self.children[node].retain(|(alias, _)| {
+                let keep = !flags[i];
                 i += 1;
                 if !keep {
                     dropped.push((node, *alias));

@@ -36,7 +36,8 @@ impl<'l> Selected<'l> {
         let include_optional = opts.included.optional_dependencies;
         let (importer_edges, entry_nodes) = importer_edges(lockfile, &selections, opts, &graph)?;
         if include_optional {
-            graph.unlink_unreached_optional_peers(lockfile, &entry_nodes)?;
+            let excluded = excluded_direct_nodes(lockfile, &selections, opts, &graph)?;
+            graph.unlink_unreached_optional_peers(lockfile, &entry_nodes, &excluded)?;
         }
         let unlinked_peers = graph
             .dropped_peers
@@ -202,6 +203,27 @@ pub(crate) fn included_edges<'l>(
         .filter(|(g, _, _)| opts.included.importer_group(*g))
         .map(|(g, alias, r): (DependencyGroup, &str, DepRef)| Ok((g, alias, graph.resolve(r)?)))
         .collect()
+}
+
+/// The packages the selected importers depend on in the groups this
+/// install leaves out.
+fn excluded_direct_nodes(
+    lockfile: &Lockfile,
+    selections: &[ImporterSelection],
+    opts: &PlanOptions,
+    graph: &Graph,
+) -> Result<Vec<usize>, PlanError> {
+    let mut out = Vec::new();
+    for sel in selections {
+        for (group, _, r) in lockfile.importers[&sel.id].dependency_refs() {
+            if !opts.included.importer_group(group)
+                && let Edge::Node(node) = graph.resolve(r)?
+            {
+                out.push(node);
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// Each importer's included edges, and the walker's entry nodes in pnpm's

@@ -188,8 +188,9 @@ fn plan_without_names() -> crate::Plan {
     .unwrap()
 }
 
-/// `host` has optional peers `dev-tool` (only a dev dependency of the root)
-/// and `shared` (also a dependency of `lib`): docs/layout.md §13.7.
+/// `host` has optional peers `dev-tool` (only a dev dependency of the root),
+/// `shared` (also a dependency of `lib`) and `loose` (no project's direct
+/// dependency): docs/layout.md §13.7.
 const OPTIONAL_PEERS: &str = "lockfileVersion: '9.0'
 
 importers:
@@ -198,7 +199,7 @@ importers:
     dependencies:
       host:
         specifier: 1.0.0
-        version: 1.0.0(dev-tool@1.0.0)(shared@1.0.0)
+        version: 1.0.0(dev-tool@1.0.0)(loose@1.0.0)(shared@1.0.0)
       lib:
         specifier: 1.0.0
         version: 1.0.0
@@ -216,9 +217,12 @@ packages:
     resolution: {integrity: sha512-host}
     peerDependencies:
       dev-tool: 1.0.0
+      loose: 1.0.0
       shared: 1.0.0
     peerDependenciesMeta:
       dev-tool:
+        optional: true
+      loose:
         optional: true
       shared:
         optional: true
@@ -232,11 +236,15 @@ packages:
   shared@1.0.0:
     resolution: {integrity: sha512-shared}
 
+  loose@1.0.0:
+    resolution: {integrity: sha512-loose}
+
 snapshots:
 
-  host@1.0.0(dev-tool@1.0.0)(shared@1.0.0):
+  host@1.0.0(dev-tool@1.0.0)(loose@1.0.0)(shared@1.0.0):
     optionalDependencies:
       dev-tool: 1.0.0
+      loose: 1.0.0
       shared: 1.0.0
 
   lib@1.0.0:
@@ -246,6 +254,8 @@ snapshots:
   dev-tool@1.0.0: {}
 
   shared@1.0.0: {}
+
+  loose@1.0.0: {}
 ";
 
 #[test]
@@ -258,20 +268,22 @@ fn optional_peers_only_other_edges_bring_are_left_out() {
     assert_eq!(
         installed,
         vec![
-            "host@1.0.0(dev-tool@1.0.0)(shared@1.0.0)",
+            "host@1.0.0(dev-tool@1.0.0)(loose@1.0.0)(shared@1.0.0)",
             "lib@1.0.0",
+            "loose@1.0.0",
             "shared@1.0.0"
         ]
     );
-    let host_dir = "node_modules/.pnpm/host@1.0.0_dev-tool@1.0.0_shared@1.0.0/node_modules";
+    let host_dir =
+        "node_modules/.pnpm/host@1.0.0_dev-tool@1.0.0_loose@1.0.0_shared@1.0.0/node_modules";
     let siblings: Vec<&str> = partial
         .symlinks
         .iter()
         .filter_map(|l| l.path.strip_prefix(host_dir))
         .collect();
-    assert_eq!(siblings, vec!["/shared"]);
+    assert_eq!(siblings, vec!["/loose", "/shared"]);
     let dropped = (
-        "host@1.0.0(dev-tool@1.0.0)(shared@1.0.0)".to_owned(),
+        "host@1.0.0(dev-tool@1.0.0)(loose@1.0.0)(shared@1.0.0)".to_owned(),
         "dev-tool".to_owned(),
     );
     assert_eq!(partial.unlinked_peers, vec![dropped]);
@@ -282,6 +294,6 @@ fn optional_peers_only_other_edges_bring_are_left_out() {
 
     // Every group: both peers come with the root's dev dependencies.
     let all = plan(&lockfile, &PlanOptions::new(host(), &url)).unwrap();
-    assert_eq!(all.slots.len(), 4);
+    assert_eq!(all.slots.len(), 5);
     assert!(all.unlinked_peers.is_empty());
 }
