@@ -304,6 +304,12 @@ fn recorded_projects_satisfy_their_lockfiles() {
 fn unreadable_manifests_are_reported() {
     let err =
         ProjectManifest::from_path(Path::new("/nonexistent/package.json")).expect_err("missing");
+    assert!(
+        matches!(&err, LockfileError::NoPkgManifest { dir } if dir == Path::new("/nonexistent"))
+    );
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("package.json")).unwrap();
+    let err = ProjectManifest::from_path(&dir.path().join("package.json")).expect_err("a dir");
     assert!(matches!(err, LockfileError::ReadManifest { .. }));
     let err = ProjectManifest::from_json("{", Path::new("package.json")).expect_err("bad json");
     assert!(matches!(err, LockfileError::ParseManifest { .. }));

@@ -7,6 +7,14 @@ use pacquet_lockfile::{DepPath, DepRef, Lockfile, Snapshot};
 
 use crate::PlanError;
 
+/// One installed project as seen by optional-peer pruning: the packages its
+/// included groups start from, and those that could have provided its
+/// optional peers from a left-out group.
+pub(crate) struct PeerScope {
+    pub entries: Vec<usize>,
+    pub left_out: Vec<usize>,
+}
+
 /// A resolved snapshot edge.
 #[derive(Debug, Clone)]
 pub(crate) enum Edge {
@@ -28,6 +36,8 @@ pub(crate) struct Graph<'l> {
     /// `(node, alias)`: optional-peer edges dropped by
     /// [`Graph::unlink_unreached_optional_peers`].
     pub dropped_peers: Vec<(usize, &'l str)>,
+    /// Per node: the package's `peerDependencies`.
+    peers: Vec<Option<&'l indexmap::IndexMap<String, String>>>,
     index: HashMap<&'l str, usize>,
 }
 
@@ -52,6 +62,13 @@ impl<'l> Graph<'l> {
             prod_children.push(prod);
         }
         let skipped = vec![false; keys.len()];
+        let peers = keys
+            .iter()
+            .map(|k| {
+                let info = lockfile.packages.get(k.package_id());
+                info.and_then(|i| i.peer_dependencies.as_ref())
+            })
+            .collect();
         Ok(Graph {
             keys,
             snapshots,
@@ -59,8 +76,16 @@ impl<'l> Graph<'l> {
             prod_children,
             skipped,
             dropped_peers: Vec::new(),
+            peers,
             index,
         })
+    }
+
+    /// Whether child `i` of `node` resolves an optional peer: listed under
+    /// `optionalDependencies`, named in the package's `peerDependencies`.
+    pub(crate) fn is_optional_peer(&self, node: usize, i: usize) -> bool {
+        i >= self.prod_children[node]
+            && self.peers[node].is_some_and(|p| p.contains_key(self.children[node][i].0))
     }
 
     /// Resolves an importer edge.
@@ -82,63 +107,63 @@ impl<'l> Graph<'l> {
 
 impl<'l> Graph<'l> {
     /// Drops the `optionalDependencies` edges that resolve an optional peer
-    /// to a direct dependency of a group this install leaves out
-    /// (`excluded`), unless the install reaches that package anyway, into
-    /// [`Graph::dropped_peers`]. pnpm 12 does not install an optional peer
-    /// the left-out group provides: with `--prod`, a peer satisfied by the
-    /// root's dev dependency is left out, and `lock.yaml` records the
-    /// snapshot without the edge (docs/layout.md §13.7).
+    /// to a direct dependency, in a group this install leaves out, of the
+    /// project the dependent is installed for, unless the install reaches
+    /// that package anyway; into [`Graph::dropped_peers`]. pnpm 12 does not
+    /// install an optional peer the left-out group provides: with `--prod`,
+    /// a peer satisfied by a project's dev dependency is left out, and
+    /// `lock.yaml` records the snapshot without the edge (docs/layout.md
+    /// §13.7).
     pub(crate) fn unlink_unreached_optional_peers(
         &mut self,
-        lockfile: &Lockfile,
         entry_nodes: &[usize],
-        excluded: &[usize],
+        scopes: &[PeerScope],
     ) -> Result<(), PlanError> {
-        if excluded.is_empty() {
+        if scopes.iter().all(|scope| scope.left_out.is_empty()) {
             return Ok(());
         }
+        // Per node and child: an optional peer edge.
+        let peer_edge: Vec<Vec<bool>> = (0..self.keys.len())
+            .map(|node| {
+                (0..self.children[node].len())
+                    .map(|i| {
+                        self.is_optional_peer(node, i)
+                            && matches!(self.children[node][i].1, Edge::Node(_))
+                    })
+                    .collect()
+            })
+            .collect();
+        if !peer_edge.iter().any(|f| f.contains(&true)) {
+            return Ok(());
+        }
+        let mut droppable: Vec<Vec<bool>> =
+            peer_edge.iter().map(|f| vec![false; f.len()]).collect();
         let mut is_excluded = vec![false; self.keys.len()];
-        for &node in excluded {
-            is_excluded[node] = true;
-        }
-        // Per node and child: an optional peer edge to an excluded package.
-        let mut droppable: Vec<Vec<bool>> = Vec::with_capacity(self.keys.len());
-        let mut any = false;
-        for (node, key) in self.keys.iter().enumerate() {
-            let info = crate::isolated::select::package_info(lockfile, key.package_id())?;
-            let peers = info.peer_dependencies.as_ref();
-            let flags: Vec<bool> = self.children[node]
-                .iter()
-                .enumerate()
-                .map(|(i, (alias, edge))| {
-                    i >= self.prod_children[node]
-                        && peers.is_some_and(|p| p.contains_key(*alias))
-                        && matches!(edge, Edge::Node(c) if is_excluded[*c])
-                })
-                .collect();
-            any |= flags.contains(&true);
-            droppable.push(flags);
-        }
-        if !any {
-            return Ok(());
+        for PeerScope { entries, left_out } in scopes {
+            if left_out.is_empty() {
+                continue;
+            }
+            for &node in left_out {
+                is_excluded[node] = true;
+            }
+            let to_excluded = |node: usize, i: usize| matches!(self.children[node][i].1, Edge::Node(c) if is_excluded[c]);
+            let skip = |node: usize, i: usize| peer_edge[node][i] && to_excluded(node, i);
+            let reached = self.reach(entries, &skip);
+            for (node, flags) in droppable.iter_mut().enumerate() {
+                if !reached[node] {
+                    continue;
+                }
+                for (i, flag) in flags.iter_mut().enumerate() {
+                    *flag |= skip(node, i);
+                }
+            }
+            for &node in left_out {
+                is_excluded[node] = false;
+            }
         }
         // Reached without the droppable edges. One to a package reached
         // anyway stays (and adds nothing: that package is walked already).
-        let mut reached = vec![false; self.keys.len()];
-        let mut stack: Vec<usize> = entry_nodes.to_vec();
-        while let Some(node) = stack.pop() {
-            if std::mem::replace(&mut reached[node], true) || self.skipped[node] {
-                continue;
-            }
-            for (i, (_, edge)) in self.children[node].iter().enumerate() {
-                if let Edge::Node(child) = edge
-                    && !droppable[node][i]
-                    && !reached[*child]
-                {
-                    stack.push(*child);
-                }
-            }
-        }
+        let reached = self.reach(entry_nodes, &|node, i| droppable[node][i]);
         for (node, flags) in droppable.iter_mut().enumerate() {
             for (i, flag) in flags.iter_mut().enumerate() {
                 if matches!(self.children[node][i].1, Edge::Node(c) if reached[c]) {
@@ -163,6 +188,27 @@ impl<'l> Graph<'l> {
         }
         self.dropped_peers = dropped;
         Ok(())
+    }
+
+    /// Nodes reached from `entries` without the edges `skip` names
+    /// (`(node, child index)`), skipped nodes not walked through.
+    fn reach(&self, entries: &[usize], skip: &dyn Fn(usize, usize) -> bool) -> Vec<bool> {
+        let mut reached = vec![false; self.keys.len()];
+        let mut stack: Vec<usize> = entries.to_vec();
+        while let Some(node) = stack.pop() {
+            if std::mem::replace(&mut reached[node], true) || self.skipped[node] {
+                continue;
+            }
+            for (i, (_, edge)) in self.children[node].iter().enumerate() {
+                if let Edge::Node(child) = edge
+                    && !reached[*child]
+                    && !skip(node, i)
+                {
+                    stack.push(*child);
+                }
+            }
+        }
+        reached
     }
 }
 
@@ -215,12 +261,29 @@ pub(crate) struct WalkEntry {
 /// node reachable from `entry_nodes`, with the depth pnpm assigns it.
 /// A node is claimed by the step that first lists it; the steps of one
 /// level are expanded depth-first, in order.
-pub(crate) fn walk(graph: &Graph, entry_nodes: &[usize], optional: bool) -> Vec<WalkEntry> {
+/// `peers`: without optional dependencies, optional peer edges are still
+/// followed (pnpm 12's hoisting walk orders by them: tailwindcss with
+/// `--no-optional`, docs/layout.md §13.4); what only they reach is not
+/// installed, which the caller filters.
+pub(crate) fn walk(
+    graph: &Graph,
+    entry_nodes: &[usize],
+    optional: bool,
+    peers: bool,
+) -> Vec<WalkEntry> {
     let mut walked = graph.skipped.clone();
     let mut out = Vec::with_capacity(graph.keys.len());
     let first = claim(&mut walked, entry_nodes.iter().copied());
-    expand(graph, optional, &mut walked, first, 0, &mut out);
+    let follow = Follow { optional, peers };
+    expand(graph, follow, &mut walked, first, 0, &mut out);
     out
+}
+
+/// Which snapshot edges [`walk`] follows.
+#[derive(Clone, Copy)]
+struct Follow {
+    optional: bool,
+    peers: bool,
 }
 
 fn claim(walked: &mut [bool], nodes: impl Iterator<Item = usize>) -> Vec<usize> {
@@ -236,7 +299,7 @@ fn claim(walked: &mut [bool], nodes: impl Iterator<Item = usize>) -> Vec<usize> 
 
 fn expand(
     graph: &Graph,
-    optional: bool,
+    follow: Follow,
     walked: &mut [bool],
     step: Vec<usize>,
     depth: u32,
@@ -245,16 +308,22 @@ fn expand(
     let mut next_steps = Vec::with_capacity(step.len());
     for node in step {
         out.push(WalkEntry { depth, node });
-        let children = graph.walk_children(node, optional).iter();
-        let nodes = children.filter_map(|(_, e)| match e {
-            Edge::Node(i) => Some(*i),
-            Edge::Link(_) => None,
+        let children = graph.children[node].iter().enumerate();
+        let nodes = children.filter_map(|(i, (_, e))| match e {
+            Edge::Node(c)
+                if follow.optional
+                    || i < graph.prod_children[node]
+                    || (follow.peers && graph.is_optional_peer(node, i)) =>
+            {
+                Some(*c)
+            }
+            _ => None,
         });
         next_steps.push(claim(walked, nodes));
     }
     for next in next_steps {
         if !next.is_empty() {
-            expand(graph, optional, walked, next, depth + 1, out);
+            expand(graph, follow, walked, next, depth + 1, out);
         }
     }
 }

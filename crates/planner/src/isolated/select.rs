@@ -4,7 +4,7 @@
 
 use pacquet_lockfile::{DepRef, DependencyGroup, Importer, Lockfile, PackageInfo};
 
-use super::graph::{Edge, Graph, WalkEntry, reachable_through_skipped, walk};
+use super::graph::{Edge, Graph, PeerScope, WalkEntry, reachable_through_skipped, walk};
 use super::names::check_names;
 use crate::{
     ImporterSelection, PlanError, PlanOptions, PlatformWarning,
@@ -31,22 +31,30 @@ impl<'l> Selected<'l> {
     pub(crate) fn new(lockfile: &'l Lockfile, opts: &PlanOptions) -> Result<Self, PlanError> {
         check_names(lockfile)?;
         let mut graph = Graph::new(lockfile)?;
-        let warnings = mark_skipped(lockfile, &mut graph, opts)?;
         let selections = select_importers(lockfile, opts)?;
         let include_optional = opts.included.optional_dependencies;
         let (importer_edges, entry_nodes) = importer_edges(lockfile, &selections, opts, &graph)?;
+        // Installing some groups only, a package the left-out groups needed
+        // may now be reached through optional edges alone: it is then
+        // optional for this install (tailwindcss `--prod`: the platform
+        // packages other projects depend on directly).
+        let required = (!opts.included.all()).then(|| required_nodes(&graph, &importer_edges));
+        let warnings = mark_skipped(lockfile, &mut graph, opts, required.as_deref())?;
         if include_optional {
-            let excluded = excluded_direct_nodes(lockfile, &selections, opts, &graph)?;
-            graph.unlink_unreached_optional_peers(lockfile, &entry_nodes, &excluded)?;
+            let scopes = peer_scopes(lockfile, &selections, opts, &graph, &importer_edges)?;
+            graph.unlink_unreached_optional_peers(&entry_nodes, &scopes)?;
         }
         let unlinked_peers = graph
             .dropped_peers
             .iter()
             .map(|&(node, alias)| (graph.keys[node].to_string(), alias.to_owned()))
             .collect();
-        let entries = walk(&graph, &entry_nodes, include_optional);
+        let entries = walk(&graph, &entry_nodes, include_optional, true);
         let mut reached = vec![false; graph.keys.len()];
-        for e in &entries {
+        // Installed: what the walk reaches without optional peers, when
+        // optional dependencies are off.
+        let installed = (!include_optional).then(|| walk(&graph, &entry_nodes, false, false));
+        for e in installed.as_ref().unwrap_or(&entries) {
             reached[e.node] = true;
         }
         Ok(Selected {
@@ -116,12 +124,13 @@ pub(crate) fn mark_skipped(
     lockfile: &Lockfile,
     graph: &mut Graph,
     opts: &PlanOptions,
+    required: Option<&[bool]>,
 ) -> Result<Vec<PlatformWarning>, PlanError> {
     let targets = PlatformTargets::new(&opts.host, &opts.supported_architectures);
     let mut warnings = Vec::new();
     for i in 0..graph.keys.len() {
         let info = package_info(lockfile, graph.keys[i].package_id())?;
-        let optional = graph.snapshots[i].optional == Some(true);
+        let optional = graph.snapshots[i].optional == Some(true) || required.is_some_and(|r| !r[i]);
         let [os, cpu, libc] = if optional {
             wanted_platform(info, graph.keys[i].name())
         } else {
@@ -205,25 +214,80 @@ pub(crate) fn included_edges<'l>(
         .collect()
 }
 
-/// The packages the selected importers depend on in the groups this
-/// install leaves out.
-fn excluded_direct_nodes(
+/// The packages a chain of non-optional edges reaches from the selected
+/// importers' `dependencies` and `devDependencies` (as included).
+fn required_nodes(graph: &Graph, importer_edges: &[Vec<DirectEdge<'_>>]) -> Vec<bool> {
+    let mut required = vec![false; graph.keys.len()];
+    let mut stack: Vec<usize> = importer_edges
+        .iter()
+        .flatten()
+        .filter(|(group, _, _)| *group != DependencyGroup::Optional)
+        .filter_map(|(_, _, e)| match e {
+            Edge::Node(n) => Some(*n),
+            Edge::Link(_) => None,
+        })
+        .collect();
+    while let Some(node) = stack.pop() {
+        if std::mem::replace(&mut required[node], true) {
+            continue;
+        }
+        for (_, edge) in graph.walk_children(node, false) {
+            if let Edge::Node(child) = edge
+                && !required[*child]
+            {
+                stack.push(*child);
+            }
+        }
+    }
+    required
+}
+
+/// Per selected importer: the packages its included groups start from, and
+/// the packages that could have provided its optional peers from a group
+/// this install leaves out: its own direct dependencies in those groups and
+/// the workspace root's (pnpm resolves peers from the root too,
+/// `resolvePeersFromWorkspaceRoot`).
+fn peer_scopes(
     lockfile: &Lockfile,
     selections: &[ImporterSelection],
     opts: &PlanOptions,
     graph: &Graph,
-) -> Result<Vec<usize>, PlanError> {
-    let mut out = Vec::new();
-    for sel in selections {
-        for (group, _, r) in lockfile.importers[&sel.id].dependency_refs() {
+    importer_edges: &[Vec<DirectEdge<'_>>],
+) -> Result<Vec<PeerScope>, PlanError> {
+    let left_out = |id: &str| -> Result<Vec<usize>, PlanError> {
+        let mut out = Vec::new();
+        let Some(importer) = lockfile.importers.get(id) else {
+            return Ok(out);
+        };
+        for (group, _, r) in importer.dependency_refs() {
             if !opts.included.importer_group(group)
                 && let Edge::Node(node) = graph.resolve(r)?
             {
                 out.push(node);
             }
         }
+        Ok(out)
+    };
+    let root = left_out(".")?;
+    let mut scopes = Vec::with_capacity(selections.len());
+    for (sel, edges) in selections.iter().zip(importer_edges) {
+        let entries = edges
+            .iter()
+            .filter_map(|(_, _, e)| match e {
+                Edge::Node(n) => Some(*n),
+                Edge::Link(_) => None,
+            })
+            .collect();
+        let mut excluded = left_out(&sel.id)?;
+        if sel.id != "." {
+            excluded.extend(&root);
+        }
+        scopes.push(PeerScope {
+            entries,
+            left_out: excluded,
+        });
     }
-    Ok(out)
+    Ok(scopes)
 }
 
 /// Each importer's included edges, and the walker's entry nodes in pnpm's

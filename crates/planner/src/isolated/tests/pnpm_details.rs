@@ -297,3 +297,89 @@ fn optional_peers_only_other_edges_bring_are_left_out() {
     assert_eq!(all.slots.len(), 5);
     assert!(all.unlinked_peers.is_empty());
 }
+
+/// `tool` (a dependency of `packages/app`) has the darwin-only `native` as
+/// an optional dependency; `packages/native` depends on it directly (as a
+/// dev dependency), so the snapshot is not `optional`. The root's dev
+/// dependency `peer` is the optional peer of `tool`. docs/layout.md §13.7–8.
+const WORKSPACE_GROUPS: &str = "lockfileVersion: '9.0'
+
+importers:
+
+  .:
+    devDependencies:
+      peer:
+        specifier: 1.0.0
+        version: 1.0.0
+
+  packages/app:
+    dependencies:
+      tool:
+        specifier: 1.0.0
+        version: 1.0.0(peer@1.0.0)
+
+  packages/native:
+    devDependencies:
+      native:
+        specifier: 1.0.0
+        version: 1.0.0
+
+packages:
+
+  tool@1.0.0:
+    resolution: {integrity: sha512-tool}
+    peerDependencies:
+      peer: 1.0.0
+    peerDependenciesMeta:
+      peer:
+        optional: true
+
+  native@1.0.0:
+    resolution: {integrity: sha512-native}
+    os: [darwin]
+
+  peer@1.0.0:
+    resolution: {integrity: sha512-peer}
+
+snapshots:
+
+  tool@1.0.0(peer@1.0.0):
+    optionalDependencies:
+      native: 1.0.0
+      peer: 1.0.0
+
+  native@1.0.0: {}
+
+  peer@1.0.0: {}
+";
+
+#[test]
+fn production_only_installs_classify_by_the_edges_they_follow() {
+    let lockfile = parse(WORKSPACE_GROUPS);
+    let mut opts = PlanOptions::new(host(), &url);
+    let ids = [".", "packages/app", "packages/native"];
+    opts.importers = ids
+        .map(|id| crate::ImporterSelection::new(id, None))
+        .to_vec();
+
+    // Everything: `native` is a direct dependency, installed with a warning.
+    let all = plan(&lockfile, &opts).unwrap();
+    let installed = |p: &crate::Plan| -> Vec<String> {
+        p.slots.iter().map(|s| s.dep_path.to_string()).collect()
+    };
+    assert_eq!(
+        installed(&all),
+        vec!["native@1.0.0", "peer@1.0.0", "tool@1.0.0(peer@1.0.0)"]
+    );
+    assert!(all.skipped.is_empty());
+
+    // `--prod`: reached through `tool`'s optional edge only, `native` is
+    // optional and skipped; the root's dev dependency no longer provides
+    // `tool`'s optional peer.
+    opts.included.dev_dependencies = false;
+    let prod = plan(&lockfile, &opts).unwrap();
+    assert_eq!(installed(&prod), vec!["tool@1.0.0(peer@1.0.0)"]);
+    assert_eq!(prod.skipped, vec!["native@1.0.0".to_owned()]);
+    let dropped = ("tool@1.0.0(peer@1.0.0)".to_owned(), "peer".to_owned());
+    assert_eq!(prod.unlinked_peers, vec![dropped]);
+}
