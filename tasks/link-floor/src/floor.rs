@@ -1,23 +1,4 @@
-//! `link-floor`: the filesystem floor of a warm install.
-//!
-//! A warm frozen install (store filled, lockfile present, no `node_modules`)
-//! ends up doing little more than creating directories, hard-linking files
-//! out of the store and creating symlinks. This tool measures how fast the
-//! filesystem alone can do exactly that for a given finished tree:
-//!
-//! ```text
-//! link-floor record SRC --plan FILE            # walk SRC once, write a plan
-//! link-floor replay --plan FILE DEST [-j N]    # recreate the tree at DEST
-//! link-floor clone SRC DEST [-j N]             # both, timing each step
-//! ```
-//!
-//! `record` notes every directory, regular file and symlink below SRC.
-//! `replay` then makes DEST with only `mkdir(2)`, `link(2)` (from the file at
-//! the same relative path in SRC) and `symlink(2)`, on N threads: directories
-//! level by level, then files and symlinks in parallel. In a tree installed
-//! by pnpm the files are hard links into the store, so linking from SRC is
-//! the same work as linking from the store. SRC must stay in place and be on
-//! the same filesystem as DEST.
+//! The tool itself: `record`, `replay` and `clone` on Unix.
 
 use std::ffi::OsStr;
 use std::fs;
@@ -283,7 +264,7 @@ fn replay_checked(plan: &Plan, dest: &Path, threads: usize) -> io::Result<()> {
     replay(plan, dest, threads)
 }
 
-fn main() {
+pub(crate) fn main() {
     if let Err(e) = run(Cli::parse()) {
         eprintln!("link-floor: {e}");
         std::process::exit(1);
