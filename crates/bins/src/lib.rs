@@ -7,6 +7,8 @@
 //!   else `directories.bin`), with invalid names skipped and targets kept
 //!   inside the package.
 //! * [`shim_script`]: the pnpm 12 `sh` shim text for one command, pure.
+//! * [`cmd_shim`], [`pwsh_shim`]: the `.cmd` and `.ps1` shims written next
+//!   to it on Windows, pure (and tested) everywhere.
 //! * [`link_bins`]: writes one `.bin` directory: resolves conflicts between
 //!   packages offering the same command, writes shims (mode `0755`, left
 //!   alone when already current) and makes targets executable.
@@ -21,6 +23,7 @@ mod link;
 mod name;
 mod runtime;
 mod shim;
+mod windows_shim;
 
 pub use commands::{BinCommand, bin_commands};
 pub use conflict::owns_command;
@@ -29,3 +32,4 @@ pub use link::{BinSource, LinkedBin, link_bins};
 pub use name::is_valid_bin_name;
 pub use runtime::{Runtime, detect_runtime};
 pub use shim::{SHIM_TARGET_MARKER, shim_script};
+pub use windows_shim::{WindowsShim, cmd_extension, cmd_shim, pwsh_shim, win32_relative};

@@ -10,8 +10,13 @@ use crate::conflict::{Claim, compare};
 use crate::error::BinError;
 use crate::shim::shim_script;
 
+mod siblings;
 mod target;
 mod write;
+
+/// pnpm never links bins as symlinks on Windows, where a script cannot run
+/// through one: it writes shims there even when asked for symlinks.
+const SYMLINKED_BINS: bool = cfg!(unix);
 
 /// One package that offers bins to a `.bin` directory.
 #[derive(Debug, Clone)]
@@ -101,16 +106,21 @@ pub fn link_bins(bin_dir: &Path, sources: &[BinSource<'_>]) -> Result<Vec<Linked
             })?;
             dir_ready = true;
         }
-        let written = if src.symlink {
+        let written = if src.symlink && SYMLINKED_BINS {
             write::write_symlink(&bin_dir.join(&name), &relative_target(bin_dir, &target))?
         } else {
-            let script = shim_script(
-                bin_dir,
-                &target,
-                head.as_deref().unwrap_or_default(),
-                &src.node_path,
-            );
-            write::write_shim(&bin_dir.join(&name), script.as_bytes())?
+            let target_head = head.as_deref().unwrap_or_default();
+            let script = shim_script(bin_dir, &target, target_head, &src.node_path);
+            let shim_path = bin_dir.join(&name);
+            let written = write::write_shim(&shim_path, script.as_bytes())?;
+            let siblings = siblings::Siblings {
+                shim_path: &shim_path,
+                target: &target,
+                target_head,
+                node_path: &src.node_path,
+                powershell: src.package_name != "pnpm",
+            };
+            siblings::write_siblings(&siblings)? || written
         };
         linked.push(LinkedBin {
             name,

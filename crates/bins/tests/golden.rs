@@ -3,6 +3,9 @@
 //! pnpm's virtual store, `link_bins` writes every `.bin` directory pnpm
 //! wrote, and the result must match byte for byte, with the same set of
 //! directories and shims, shim modes `0755` and target modes as recorded.
+// Unix shims, modes and symlinks; Windows shims are unit-tested in
+// `src/windows_shim`.
+#![cfg(unix)]
 
 #[path = "golden/tree.rs"]
 mod tree;

@@ -1,4 +1,7 @@
 //! `link_bins` on a scratch tree: modes, rewrites, conflicts, errors.
+// Unix shims, modes and symlinks; Windows shims are unit-tested in
+// `src/windows_shim`.
+#![cfg(unix)]
 
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};

@@ -9,6 +9,7 @@ pub struct Cas {
     files_dir: PathBuf,
     /// Set once all 256 shard dirs exist, so writes skip the `mkdir`s.
     shards_ready: AtomicBool,
+    #[cfg(unix)]
     pub(crate) shard_fds: crate::at::ShardFds,
 }
 
@@ -29,6 +30,7 @@ impl Cas {
         Cas {
             files_dir: store_dir.join("files"),
             shards_ready: AtomicBool::new(false),
+            #[cfg(unix)]
             shard_fds: crate::at::ShardFds::new(),
         }
     }

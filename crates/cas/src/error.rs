@@ -54,7 +54,9 @@ pub enum CasError {
     #[error("Cannot take the store lock {path}")]
     #[diagnostic(
         code(ERR_PNPM_STORE_DIR_ACQUIRE_OPERATION_LOCK),
-        help("Check that the lock directory is writable (it is under $XDG_RUNTIME_DIR or /tmp).")
+        help(
+            "Check that the lock directory is writable (it is under $XDG_RUNTIME_DIR or /tmp; on Windows under %TEMP%)."
+        )
     )]
     Lock {
         path: PathBuf,

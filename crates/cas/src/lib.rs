@@ -6,6 +6,10 @@
 //! against its index row (§8), and the cross-process store locks pnpm 12
 //! takes (§2). Rows themselves live in `pacquet-store-index`.
 
+#[cfg(unix)]
+mod at;
+#[cfg(not(unix))]
+#[path = "no_at.rs"]
 mod at;
 mod cas;
 mod clock;
@@ -18,7 +22,9 @@ mod temp_name;
 mod verify;
 mod write;
 
-pub use at::{BlobAt, open_dir};
+pub use at::BlobAt;
+#[cfg(unix)]
+pub use at::open_dir;
 pub use cas::{Cas, CasFile};
 pub use clock::now_ms;
 pub use digest::sha512_hex;

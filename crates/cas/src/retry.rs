@@ -3,8 +3,6 @@
 use std::io;
 use std::time::Duration;
 
-use rustix::io::Errno;
-
 const MAX_RETRIES: u32 = 32;
 const FIRST_DELAY: Duration = Duration::from_millis(2);
 const MAX_DELAY: Duration = Duration::from_millis(200);
@@ -26,9 +24,18 @@ pub(crate) fn on_fd_exhaustion<T>(mut op: impl FnMut() -> io::Result<T>) -> io::
     }
 }
 
+#[cfg(unix)]
 fn is_fd_exhaustion(e: &io::Error) -> bool {
+    use rustix::io::Errno;
     matches!(
         Errno::from_io_error(e),
         Some(Errno::MFILE) | Some(Errno::NFILE)
     )
+}
+
+/// Windows' `ERROR_TOO_MANY_OPEN_FILES`.
+#[cfg(not(unix))]
+fn is_fd_exhaustion(e: &io::Error) -> bool {
+    const ERROR_TOO_MANY_OPEN_FILES: i32 = 4;
+    e.raw_os_error() == Some(ERROR_TOO_MANY_OPEN_FILES)
 }

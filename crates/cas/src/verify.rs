@@ -4,7 +4,6 @@ use std::fs::{self, File};
 use std::io::{self, Read};
 use std::path::Path;
 
-use rustix::fs::{AtFlags, FileType, statat};
 use sha2::{Digest, Sha512};
 
 use crate::{Cas, clock, stripes};
@@ -92,12 +91,7 @@ impl Cas {
     /// to walk), else `stat` on the full path.
     fn stat_blob(&self, digest_hex: &str, executable: bool) -> Option<BlobStat> {
         if let Some(at) = self.blob_at(digest_hex, executable) {
-            let st = statat(at.dir(), at.name(), AtFlags::empty()).ok()?;
-            return Some(BlobStat {
-                is_file: FileType::from_raw_mode(st.st_mode) == FileType::RegularFile,
-                size: st.st_size as u64,
-                modified_ms: st.st_mtime as f64 * 1e3 + st.st_mtime_nsec as f64 / 1e6,
-            });
+            return stat_at(&at);
         }
         let meta = fs::metadata(self.file_path(digest_hex, executable)).ok()?;
         Some(BlobStat {
@@ -109,4 +103,20 @@ impl Cas {
                 .unwrap_or(f64::INFINITY),
         })
     }
+}
+
+#[cfg(unix)]
+fn stat_at(at: &crate::BlobAt<'_>) -> Option<BlobStat> {
+    use rustix::fs::{AtFlags, FileType, statat};
+    let st = statat(at.dir(), at.name(), AtFlags::empty()).ok()?;
+    Some(BlobStat {
+        is_file: FileType::from_raw_mode(st.st_mode) == FileType::RegularFile,
+        size: st.st_size as u64,
+        modified_ms: st.st_mtime as f64 * 1e3 + st.st_mtime_nsec as f64 / 1e6,
+    })
+}
+
+#[cfg(not(unix))]
+fn stat_at(at: &crate::BlobAt<'_>) -> Option<BlobStat> {
+    at.unreachable()
 }

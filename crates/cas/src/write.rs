@@ -2,11 +2,8 @@
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Write};
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 use std::time::Duration;
-
-use rustix::fs::{Mode, OFlags, openat};
 
 use crate::BlobAt;
 use crate::retry::on_fd_exhaustion;
@@ -57,11 +54,14 @@ impl Cas {
 }
 
 /// Create mode: the umask still applies, as for pnpm's own writes.
+#[cfg(unix)]
 fn create_mode(executable: bool) -> u32 {
     if executable { 0o755 } else { 0o666 }
 }
 
+#[cfg(unix)]
 fn open_exclusive(path: &Path, executable: bool) -> io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
     on_fd_exhaustion(|| {
         OpenOptions::new()
             .write(true)
@@ -71,19 +71,33 @@ fn open_exclusive(path: &Path, executable: bool) -> io::Result<File> {
     })
 }
 
+/// No modes here: `-exec` is only part of the blob's name.
+#[cfg(not(unix))]
+fn open_exclusive(path: &Path, _executable: bool) -> io::Result<File> {
+    on_fd_exhaustion(|| OpenOptions::new().write(true).create_new(true).open(path))
+}
+
 /// `O_CREAT | O_EXCL` of a blob relative to its shard descriptor.
+#[cfg(unix)]
 fn create_at(at: &BlobAt<'_>, executable: bool) -> io::Result<File> {
+    use rustix::fs::{Mode, OFlags, RawMode, openat};
     let flags = OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::CLOEXEC;
     on_fd_exhaustion(|| {
         openat(
             at.dir(),
             at.name(),
             flags,
-            Mode::from_raw_mode(create_mode(executable)),
+            // `mode_t` is 16 bits on macOS.
+            Mode::from_raw_mode(create_mode(executable) as RawMode),
         )
         .map(File::from)
         .map_err(io::Error::from)
     })
+}
+
+#[cfg(not(unix))]
+fn create_at(at: &BlobAt<'_>, _executable: bool) -> io::Result<File> {
+    at.unreachable()
 }
 
 /// Finishes a write whose exclusive create gave `created`.

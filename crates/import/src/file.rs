@@ -1,13 +1,14 @@
-//! Single-file primitives: hardlink, clone (`FICLONE`), copy. Each replaces
-//! a file left at `dst` by an interrupted import.
+//! Single-file primitives: hardlink, clone (`FICLONE` on Linux, else
+//! `reflink-copy`: `clonefile` on macOS, block cloning on Windows), copy.
+//! Each replaces a file left at `dst` by an interrupted import.
 
 use std::{
     fs::{File, OpenOptions},
     io::ErrorKind,
-    os::unix::fs::OpenOptionsExt,
     path::Path,
 };
 
+#[cfg(unix)]
 fn mode(executable: bool) -> u32 {
     if executable { 0o755 } else { 0o644 }
 }
@@ -27,12 +28,20 @@ pub(crate) fn link_file(src: &Path, dst: &Path) -> std::io::Result<()> {
     replacing(dst, || std::fs::hard_link(src, dst))
 }
 
+#[cfg(unix)]
 fn create(dst: &Path, executable: bool) -> std::io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
     OpenOptions::new()
         .write(true)
         .create_new(true)
         .mode(mode(executable))
         .open(dst)
+}
+
+/// Windows has no exec bits: how a file runs depends on its extension.
+#[cfg(not(unix))]
+fn create(dst: &Path, _executable: bool) -> std::io::Result<File> {
+    OpenOptions::new().write(true).create_new(true).open(dst)
 }
 
 /// Copies contents (`copy_file_range` under the hood) into a new file whose
@@ -66,7 +75,22 @@ pub(crate) fn clone_file(src: &Path, dst: &Path, executable: bool) -> std::io::R
     })
 }
 
+/// A reflink copy through `reflink-copy`; fails with `ENOTSUP`/`EXDEV`
+/// (macOS off APFS) or a Windows error where extents cannot be shared.
 #[cfg(not(target_os = "linux"))]
-pub(crate) fn clone_file(_src: &Path, _dst: &Path, _executable: bool) -> std::io::Result<()> {
-    Err(std::io::Error::from_raw_os_error(libc::EOPNOTSUPP))
+pub(crate) fn clone_file(src: &Path, dst: &Path, executable: bool) -> std::io::Result<()> {
+    replacing(dst, || reflink_copy::reflink(src, dst))?;
+    set_mode(dst, executable)
+}
+
+/// `clonefile` copies the source's mode; the file list decides it instead.
+#[cfg(all(unix, not(target_os = "linux")))]
+fn set_mode(dst: &Path, executable: bool) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(dst, std::fs::Permissions::from_mode(mode(executable)))
+}
+
+#[cfg(not(unix))]
+fn set_mode(_dst: &Path, _executable: bool) -> std::io::Result<()> {
+    Ok(())
 }

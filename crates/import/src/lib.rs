@@ -6,10 +6,15 @@
 //! lexicographically first file) is placed last through a temporary name
 //! and a `rename`, so a directory whose marker exists is complete.
 
+#[cfg(unix)]
+mod at;
+#[cfg(not(unix))]
+#[path = "no_at.rs"]
 mod at;
 mod error;
 mod file;
 mod method;
+mod os_error;
 
 use std::{collections::BTreeSet, io::ErrorKind, path::Path, path::PathBuf};
 
@@ -165,5 +170,6 @@ pub fn blob_files<'r>(cas: &'r Cas, files: &'r [(String, FileInfo)]) -> Vec<Pack
         .collect()
 }
 
-#[cfg(test)]
+/// Linux: modes under the umask read from `/proc`, `FIEMAP`, descriptors.
+#[cfg(all(test, target_os = "linux"))]
 mod tests;

@@ -1,12 +1,12 @@
 //! `packageImportMethod` and the per-install downgrade state.
 
 use std::{
-    io::ErrorKind,
     path::Path,
-    sync::atomic::{AtomicU8, Ordering},
+    sync::atomic::{AtomicBool, AtomicU8, Ordering},
 };
 
 use super::file::{clone_file, copy_file, link_file};
+use super::os_error::{is_capability_error, is_clone_unsupported, is_cross_device, is_link_limit};
 
 /// `packageImportMethod` (docs/layout.md §10), as the settings read it.
 pub use pacquet_config::PackageImportMethod as ImportMethod;
@@ -34,6 +34,10 @@ const HARDLINK: u8 = 0;
 const CLONE: u8 = 1;
 const COPY: u8 = 2;
 
+/// pnpm on macOS tries a clone first under `auto` (`clonefile` on APFS),
+/// then the Linux order (docs/layout.md §10).
+const AUTO_CLONES_FIRST: bool = cfg!(target_os = "macos");
+
 /// Shared by every import of one install: once a method proves unusable
 /// (cross-device, permission, unsupported clone), later files skip it.
 #[derive(Debug, Default)]
@@ -42,6 +46,8 @@ pub struct ImportState {
     level: AtomicU8,
     /// Bit set of [`UsedMethod`]s that placed at least one file.
     used: AtomicU8,
+    /// A clone-first `auto` found clones unusable here.
+    clone_failed: AtomicBool,
 }
 
 impl ImportState {
@@ -64,9 +70,16 @@ impl ImportState {
     pub(crate) fn links_first(&self, method: ImportMethod) -> bool {
         match method {
             ImportMethod::Hardlink => true,
-            ImportMethod::Auto => self.level.load(Ordering::Relaxed) == HARDLINK,
+            ImportMethod::Auto => {
+                !self.clones_first() && self.level.load(Ordering::Relaxed) == HARDLINK
+            }
             _ => false,
         }
+    }
+
+    /// Whether `auto` still starts with a clone.
+    fn clones_first(&self) -> bool {
+        AUTO_CLONES_FIRST && !self.clone_failed.load(Ordering::Relaxed)
     }
 
     pub(crate) fn record(&self, method: UsedMethod) {
@@ -101,6 +114,9 @@ impl ImportState {
                 }
                 Err(e) => return Err(e),
             },
+            ImportMethod::Auto if self.clones_first() => {
+                self.clone_then_auto(src, dst, executable)?
+            }
             ImportMethod::Auto => self.auto(src, dst, executable, HARDLINK)?,
             ImportMethod::CloneOrCopy => self.auto(src, dst, executable, CLONE)?,
         };
@@ -134,6 +150,24 @@ impl ImportState {
         std::fs::rename(&tmp, dst)
     }
 
+    /// A clone, else (once clones proved unusable, for good) the Linux
+    /// order.
+    fn clone_then_auto(
+        &self,
+        src: &Path,
+        dst: &Path,
+        executable: bool,
+    ) -> std::io::Result<UsedMethod> {
+        match clone_file(src, dst, executable) {
+            Ok(()) => Ok(UsedMethod::Clone),
+            Err(e) if is_capability_error(&e) || is_clone_unsupported(&e) => {
+                self.clone_failed.store(true, Ordering::Relaxed);
+                self.auto(src, dst, executable, HARDLINK)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
     fn auto(
         &self,
         src: &Path,
@@ -165,26 +199,6 @@ impl ImportState {
         copy_file(src, dst, executable)?;
         Ok(UsedMethod::Copy)
     }
-}
-
-fn is_cross_device(e: &std::io::Error) -> bool {
-    e.kind() == ErrorKind::CrossesDevices
-}
-
-fn is_link_limit(e: &std::io::Error) -> bool {
-    e.raw_os_error() == Some(libc::EMLINK) || e.kind() == ErrorKind::TooManyLinks
-}
-
-/// Errors that mean "this method cannot work here", not "this file is bad".
-fn is_capability_error(e: &std::io::Error) -> bool {
-    is_cross_device(e) || matches!(e.raw_os_error(), Some(libc::EPERM) | Some(libc::EACCES))
-}
-
-fn is_clone_unsupported(e: &std::io::Error) -> bool {
-    matches!(
-        e.raw_os_error(),
-        Some(libc::EOPNOTSUPP) | Some(libc::EINVAL) | Some(libc::ENOTTY) | Some(libc::ENOSYS)
-    )
 }
 
 /// A sibling name for the marker's atomic placement.

@@ -425,6 +425,7 @@ impl Bins<'_> {
 /// shim otherwise, leaving the project's files untouched (checked with
 /// modes 755, 751, 715, 711 and 111 against 700, 701, 770, 661 and 644;
 /// docs/hoisted.md §5).
+#[cfg(unix)]
 fn runs_as_is(offer: &Offer) -> bool {
     use std::os::unix::fs::PermissionsExt;
     let commands = pacquet_bins::bin_commands(&offer.manifest, &offer.package_dir);
@@ -432,6 +433,12 @@ fn runs_as_is(offer: &Offer) -> bool {
         && commands.iter().all(|c| {
             std::fs::metadata(&c.target).is_ok_and(|m| m.permissions().mode() & 0o111 == 0o111)
         })
+}
+
+/// Windows has no exec bits, and pnpm links no bin as a symlink there.
+#[cfg(not(unix))]
+fn runs_as_is(_offer: &Offer) -> bool {
+    false
 }
 
 /// A workspace project or `link:` directory: its `package.json` is read from

@@ -3,9 +3,13 @@
 
 use std::{io, path::Path};
 
+#[cfg(windows)]
+mod junction;
+
 /// Creates `link -> target`, replacing whatever is at `link` unless it is
 /// already a symlink with that exact target. The common case (nothing there)
 /// costs one `symlink` call.
+#[cfg(unix)]
 pub fn symlink_force(target: &Path, link: &Path) -> io::Result<()> {
     match std::os::unix::fs::symlink(target, link) {
         Ok(()) => Ok(()),
@@ -22,6 +26,12 @@ pub fn symlink_force(target: &Path, link: &Path) -> io::Result<()> {
         }
         Err(e) => Err(e),
     }
+}
+
+/// Windows: a junction to the same directory (docs/layout.md §3).
+#[cfg(windows)]
+pub fn symlink_force(target: &Path, link: &Path) -> io::Result<()> {
+    junction::junction_force(target, link)
 }
 
 /// Creates the given symlinks of the plan, in parallel.
@@ -49,7 +59,7 @@ pub fn unlink_failed_optional(
             && is_failed(link.target_slot)
         {
             let path = root.join(&link.path);
-            match std::fs::remove_file(&path) {
+            match remove_link(&path) {
                 Err(e) if e.kind() != io::ErrorKind::NotFound => {
                     return Err(super::InstallError::write(&path)(e));
                 }
@@ -58,4 +68,16 @@ pub fn unlink_failed_optional(
         }
     }
     Ok(())
+}
+
+#[cfg(unix)]
+fn remove_link(path: &Path) -> io::Result<()> {
+    std::fs::remove_file(path)
+}
+
+/// A junction is a directory to Windows: `remove_dir` unlinks it without
+/// touching its target.
+#[cfg(windows)]
+fn remove_link(path: &Path) -> io::Result<()> {
+    std::fs::remove_dir(path).or_else(|_| std::fs::remove_file(path))
 }

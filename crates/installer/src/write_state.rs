@@ -415,7 +415,18 @@ fn register_project(store_dir: &Path, root: &Path) {
         return;
     }
     let _ = std::fs::create_dir_all(&dir);
-    let _ = std::os::unix::fs::symlink(root, &link);
+    let _ = link_project(root, &link);
+}
+
+#[cfg(unix)]
+fn link_project(root: &Path, link: &Path) -> std::io::Result<()> {
+    std::os::unix::fs::symlink(root, link)
+}
+
+/// A junction, as pnpm links directories on Windows.
+#[cfg(windows)]
+fn link_project(root: &Path, link: &Path) -> std::io::Result<()> {
+    crate::symlinks::symlink_force(root, link)
 }
 
 /// `injectedDeps`: each `file:` directory (as written in the lockfile) →

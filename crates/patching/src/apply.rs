@@ -207,5 +207,6 @@ impl Target<'_> {
     }
 }
 
-#[cfg(test)]
+/// Unix link counts and modes.
+#[cfg(all(test, unix))]
 mod tests;

@@ -4,9 +4,8 @@
 //! §6).
 
 use std::{
-    fs::{self, OpenOptions, Permissions},
+    fs::{self, File, OpenOptions},
     io::{self, Write},
-    os::unix::fs::PermissionsExt,
     path::Path,
     sync::atomic::{AtomicU64, Ordering},
 };
@@ -29,9 +28,7 @@ pub(crate) fn replace(target: &Path, content: &[u8], mode: u32) -> io::Result<()
             Err(err) if err.kind() == io::ErrorKind::AlreadyExists => continue,
             Err(err) => return Err(err),
         };
-        let written = file
-            .write_all(content)
-            .and_then(|()| file.set_permissions(Permissions::from_mode(mode)));
+        let written = file.write_all(content).and_then(|()| set_mode(&file, mode));
         drop(file);
         return written
             .and_then(|()| fs::rename(&temp, target))
@@ -42,6 +39,31 @@ pub(crate) fn replace(target: &Path, content: &[u8], mode: u32) -> io::Result<()
 }
 
 /// The permission bits of `path`.
+#[cfg(unix)]
 pub(crate) fn mode_of(path: &Path) -> io::Result<u32> {
+    use std::os::unix::fs::PermissionsExt;
     Ok(fs::metadata(path)?.permissions().mode() & 0o7777)
+}
+
+/// Windows: the read-only bit only, as Node reports it (`0o444`/`0o666`).
+#[cfg(not(unix))]
+pub(crate) fn mode_of(path: &Path) -> io::Result<u32> {
+    Ok(if fs::metadata(path)?.permissions().readonly() {
+        0o444
+    } else {
+        0o666
+    })
+}
+
+#[cfg(unix)]
+fn set_mode(file: &File, mode: u32) -> io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    file.set_permissions(fs::Permissions::from_mode(mode))
+}
+
+/// Windows: a new file is writable, which a patched file should stay; a
+/// read-only one could not be renamed over later.
+#[cfg(not(unix))]
+fn set_mode(_file: &File, _mode: u32) -> io::Result<()> {
+    Ok(())
 }

@@ -4,7 +4,6 @@
 use std::collections::{HashMap, HashSet};
 use std::fs;
 use std::io::Read;
-use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
 use pacquet_store_index::{FileInfo, SideEffectsDiff};
@@ -61,7 +60,7 @@ where
             }
             let path = entry.path();
             let meta = entry.metadata().map_err(|e| read_err(&path, e))?;
-            let mode = meta.permissions().mode() & 0o777;
+            let mode = pacquet_store_index::file_mode(&meta);
             let executable = mode & 0o111 != 0;
             let size = meta.len();
             let previous = original.get(rel.as_str());
@@ -124,5 +123,6 @@ fn read_err(path: &Path, source: std::io::Error) -> ScriptsError {
     }
 }
 
-#[cfg(test)]
+/// Unix modes, and a fixture script run with `sh`.
+#[cfg(all(test, unix))]
 mod tests;

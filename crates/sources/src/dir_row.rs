@@ -2,7 +2,7 @@
 //! into the CAS, as pnpm 12 records git and git-hosted packages (plus
 //! `requiresPrepare`, which pnpm keeps in such rows).
 
-use std::{os::unix::fs::PermissionsExt, path::Path};
+use std::path::Path;
 
 use pacquet_cas::Cas;
 use pacquet_store_index::{FileInfo, PackageFilesIndex};
@@ -21,7 +21,7 @@ pub fn row_from_dir(
     for rel in packlist(dir, manifest)? {
         let path = dir.join(&rel);
         let content = std::fs::read(&path)?;
-        let mode = std::fs::metadata(&path)?.permissions().mode() & 0o777;
+        let mode = pacquet_store_index::file_mode(&std::fs::metadata(&path)?);
         let stored = cas
             .write(&content, mode & 0o111 != 0)
             .map_err(std::io::Error::other)?;

@@ -2,7 +2,7 @@
 //! copy whose files are hard links to the source directory's packed files
 //! (no CAS blobs, no index row), so the importer reads the source directly.
 
-use std::{os::unix::fs::PermissionsExt, path::PathBuf};
+use std::path::PathBuf;
 
 use pacquet_store_index::{FileInfo, PackageFilesIndex};
 
@@ -32,7 +32,7 @@ pub fn read_directory(package_id: &str, src: PathBuf) -> Result<DirectoryPackage
         // No digest: a directory has no store row to diff a build against.
         let info = FileInfo {
             digest: String::new(),
-            mode: meta.permissions().mode() & 0o777,
+            mode: pacquet_store_index::file_mode(&meta),
             size: meta.len(),
             checked_at: None,
         };

@@ -35,11 +35,38 @@ pub fn sweep_stale_temps(dir: &Path, names: &[&str]) {
         });
         if let Some(pid) = pid
             && pid != std::process::id()
-            && !Path::new(&format!("/proc/{pid}")).exists()
+            && !is_running(pid)
         {
             let _ = std::fs::remove_file(entry.path());
         }
     }
+}
+
+#[cfg(target_os = "linux")]
+fn is_running(pid: u32) -> bool {
+    Path::new(&format!("/proc/{pid}")).exists()
+}
+
+/// No `/proc` (macOS): signal 0 tells whether the process exists (`EPERM`:
+/// it does, owned by someone else).
+#[cfg(all(unix, not(target_os = "linux")))]
+fn is_running(pid: u32) -> bool {
+    let Some(pid) = i32::try_from(pid)
+        .ok()
+        .and_then(rustix::process::Pid::from_raw)
+    else {
+        return false;
+    };
+    !matches!(
+        rustix::process::test_kill_process(pid),
+        Err(rustix::io::Errno::SRCH)
+    )
+}
+
+/// Windows: not looked up; another process's temp file is left alone.
+#[cfg(not(unix))]
+fn is_running(_pid: u32) -> bool {
+    true
 }
 
 #[cfg(test)]

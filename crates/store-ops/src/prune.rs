@@ -14,7 +14,6 @@
 
 use std::{
     collections::HashSet,
-    os::unix::fs::MetadataExt,
     path::{Path, PathBuf},
 };
 
@@ -108,7 +107,7 @@ fn sweep_files(
             let name = entry.file_name().to_string_lossy().into_owned();
             let Ok(meta) = entry.metadata() else { continue };
             if !meta.is_file()
-                || meta.nlink() != 1
+                || link_count(&entry.path(), &meta) != Some(1)
                 || kept.contains(&format!("{shard_name}/{name}"))
             {
                 continue;
@@ -138,6 +137,29 @@ fn package_json_removed(data: &[u8], removed: &HashSet<String>) -> bool {
         .iter()
         .find(|(path, _)| path == "package.json")
         .is_some_and(|(_, info)| removed.contains(&info.digest.to_ascii_lowercase()))
+}
+
+/// The file's hard-link count.
+#[cfg(unix)]
+fn link_count(_path: &Path, meta: &std::fs::Metadata) -> Option<u64> {
+    use std::os::unix::fs::MetadataExt;
+    Some(meta.nlink())
+}
+
+/// `nNumberOfLinks` from `GetFileInformationByHandle` (`std`'s accessor is
+/// unstable on Windows); `None`, which keeps the file, when unreadable.
+#[cfg(windows)]
+fn link_count(path: &Path, _meta: &std::fs::Metadata) -> Option<u64> {
+    use std::os::windows::io::AsRawHandle;
+    use windows_sys::Win32::Storage::FileSystem::{
+        BY_HANDLE_FILE_INFORMATION, GetFileInformationByHandle,
+    };
+    let file = std::fs::File::open(path).ok()?;
+    // SAFETY: all-zero is a valid value of this plain C struct.
+    let mut info: BY_HANDLE_FILE_INFORMATION = unsafe { std::mem::zeroed() };
+    // SAFETY: the handle is open for the call and `info` is writable.
+    let ok = unsafe { GetFileInformationByHandle(file.as_raw_handle(), &mut info) };
+    (ok != 0).then_some(u64::from(info.nNumberOfLinks))
 }
 
 #[cfg(test)]

@@ -9,7 +9,6 @@
 
 use std::fs;
 use std::io;
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 /// npm's fixed tarball mtime, 1985-10-26T08:15:00Z.
@@ -40,11 +39,23 @@ pub fn collect_files(dir: &Path) -> io::Result<Vec<PackFile>> {
             let meta = fs::metadata(&abs)?;
             Ok(PackFile {
                 path: rel,
-                executable: meta.permissions().mode() & 0o111 != 0,
+                executable: is_executable(&meta),
                 contents: fs::read(&abs)?,
             })
         })
         .collect()
+}
+
+#[cfg(unix)]
+fn is_executable(meta: &fs::Metadata) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    meta.permissions().mode() & 0o111 != 0
+}
+
+/// A Windows checkout has no exec bits to read.
+#[cfg(not(unix))]
+fn is_executable(_meta: &fs::Metadata) -> bool {
+    false
 }
 
 fn walk(root: &Path, dir: &Path, out: &mut Vec<(String, PathBuf)>) -> io::Result<()> {

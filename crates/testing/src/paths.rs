@@ -121,10 +121,26 @@ pub fn copy_dir(src: &Path, dest: &Path) -> io::Result<()> {
         if kind.is_dir() {
             copy_dir(&from, &to)?;
         } else if kind.is_symlink() {
-            std::os::unix::fs::symlink(fs::read_link(&from)?, &to)?;
+            copy_symlink(&from, &to)?;
         } else {
             fs::copy(&from, &to)?;
         }
     }
     Ok(())
+}
+
+#[cfg(unix)]
+fn copy_symlink(from: &Path, to: &Path) -> std::io::Result<()> {
+    std::os::unix::fs::symlink(fs::read_link(from)?, to)
+}
+
+/// Windows tells file links from directory links.
+#[cfg(windows)]
+fn copy_symlink(from: &Path, to: &Path) -> std::io::Result<()> {
+    let target = fs::read_link(from)?;
+    if fs::metadata(from).is_ok_and(|m| m.is_dir()) {
+        std::os::windows::fs::symlink_dir(target, to)
+    } else {
+        std::os::windows::fs::symlink_file(target, to)
+    }
 }

@@ -1,4 +1,6 @@
 //! The tree differ reports each kind of difference, and nothing else.
+// Unix modes and symlinks.
+#![cfg(unix)]
 
 use std::fs;
 use std::os::unix::fs::{PermissionsExt, symlink};

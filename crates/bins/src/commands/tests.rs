@@ -81,6 +81,7 @@ fn bin_wins_over_directories_bin() {
     );
 }
 
+#[cfg(unix)]
 #[test]
 fn directories_bin_walks_files_recursively() {
     let tmp = tempfile::tempdir().unwrap();

@@ -2,7 +2,6 @@
 
 use std::fs::File;
 use std::io::{ErrorKind, Read};
-use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
 use crate::error::BinError;
@@ -38,10 +37,18 @@ pub(super) fn read_head(target: &Path, chmod: bool) -> Result<Option<Vec<u8>>, B
     Ok(Some(head))
 }
 
+#[cfg(unix)]
 fn make_executable(file: &File) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
     let mode = file.metadata()?.permissions().mode();
     if mode & 0o111 != 0o111 {
         file.set_permissions(std::fs::Permissions::from_mode((mode | 0o111) & 0o7777))?;
     }
+    Ok(())
+}
+
+/// Windows has no exec bits: the `.cmd`/`.ps1` shims name the runtime.
+#[cfg(not(unix))]
+fn make_executable(_file: &File) -> std::io::Result<()> {
     Ok(())
 }

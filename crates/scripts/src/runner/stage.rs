@@ -2,7 +2,6 @@
 
 use std::ffi::OsString;
 use std::io::{BufRead, BufReader, Read};
-use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::Mutex;
@@ -202,18 +201,50 @@ fn lifecycle_failure(opts: &ScriptRun<'_>, status: ExitStatus, output: String) -
 
 /// How the stage ended, in the words pnpm's message uses.
 fn status_text(status: ExitStatus) -> String {
-    match (status.code(), status.signal()) {
+    match (status.code(), signal(status)) {
         (Some(code), _) => format!("exited with exit status: {code}"),
         (None, Some(signal)) => format!("was terminated by signal: {signal}"),
         (None, None) => "failed".to_string(),
     }
 }
 
-/// The `sh -c` command with cwd and environment, not yet spawned.
+#[cfg(unix)]
+fn signal(status: ExitStatus) -> Option<i32> {
+    use std::os::unix::process::ExitStatusExt;
+    status.signal()
+}
+
+/// Windows processes end with an exit code only.
+#[cfg(not(unix))]
+fn signal(_status: ExitStatus) -> Option<i32> {
+    None
+}
+
+/// `sh -c <script>`.
+#[cfg(unix)]
+fn shell(script: &str) -> Command {
+    let mut cmd = Command::new("sh");
+    cmd.arg("-c").arg(script);
+    cmd
+}
+
+/// `%ComSpec% /d /s /c "<script>"`, the script passed verbatim as npm's
+/// `@npmcli/run-script` passes it on Windows (`/s` strips the outer quotes;
+/// `cmd` does not parse the quoting `std` would add).
+#[cfg(windows)]
+fn shell(script: &str) -> Command {
+    use std::os::windows::process::CommandExt;
+    let comspec = std::env::var_os("ComSpec").unwrap_or_else(|| OsString::from("cmd.exe"));
+    let mut cmd = Command::new(comspec);
+    cmd.raw_arg("/d /s /c").raw_arg(format!("\"{script}\""));
+    cmd
+}
+
+/// The shell command with cwd and environment, not yet spawned.
 pub(crate) fn command(opts: &ScriptRun<'_>) -> Command {
     let dir = opts.package_dir;
-    let mut cmd = Command::new("sh");
-    cmd.arg("-c").arg(opts.command).current_dir(dir);
+    let mut cmd = shell(opts.command);
+    cmd.current_dir(dir);
 
     let mut path_dirs = lifecycle_path_dirs(dir, opts.node_gyp_bin, opts.extra_bin_dirs);
     if let Some(inherited) = std::env::var_os("PATH") {

@@ -4,7 +4,7 @@
 //! manager shim, whose answer depends on where it runs).
 
 use std::{
-    os::unix::fs::MetadataExt,
+    fs::Metadata,
     path::{Path, PathBuf},
 };
 
@@ -25,15 +25,8 @@ impl NodeBinary {
             return None;
         }
         let meta = std::fs::metadata(&real).ok()?;
-        let fingerprint = format!(
-            "{}\t{}\t{}\t{}",
-            real.display(),
-            meta.len(),
-            meta.mtime_nsec() + meta.mtime() * 1_000_000_000,
-            meta.ino()
-        );
         Some(NodeBinary {
-            fingerprint,
+            fingerprint: fingerprint(&real, &meta),
             cache: cache_dir()?.join("node-version"),
         })
     }
@@ -60,7 +53,32 @@ impl NodeBinary {
     }
 }
 
-/// ELF or Mach-O, not a `#!` script.
+/// Path, size, modification time (ns) and inode.
+#[cfg(unix)]
+fn fingerprint(real: &Path, meta: &Metadata) -> String {
+    use std::os::unix::fs::MetadataExt;
+    format!(
+        "{}\t{}\t{}\t{}",
+        real.display(),
+        meta.len(),
+        meta.mtime_nsec() + meta.mtime() * 1_000_000_000,
+        meta.ino()
+    )
+}
+
+/// Without inodes (Windows): path, size and modification time (ns).
+#[cfg(not(unix))]
+fn fingerprint(real: &Path, meta: &Metadata) -> String {
+    let modified = meta
+        .modified()
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_nanos());
+    format!("{}\t{}\t{}", real.display(), meta.len(), modified)
+}
+
+/// ELF or Mach-O, not a `#!` script (nor a Windows `.exe`, whose name is not
+/// `node`).
 fn is_native_executable(path: &Path) -> bool {
     use std::io::Read;
     let mut magic = [0u8; 4];

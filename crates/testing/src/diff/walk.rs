@@ -1,7 +1,6 @@
 //! Listing a tree without following symlinks.
 
 use std::collections::BTreeMap;
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 use super::difference::EntryKind;
@@ -63,11 +62,27 @@ fn visit(dir: &Path, prefix: &str, opts: &DiffOptions, out: &mut BTreeMap<String
             Entry::Dir
         } else if ft.is_file() {
             Entry::File {
-                mode: meta.permissions().mode(),
+                mode: file_mode(&meta),
             }
         } else {
             Entry::Other
         };
         out.insert(rel, item);
+    }
+}
+
+#[cfg(unix)]
+fn file_mode(meta: &std::fs::Metadata) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    meta.permissions().mode()
+}
+
+/// Windows: the read-only bit is all there is (as Node reports it).
+#[cfg(not(unix))]
+fn file_mode(meta: &std::fs::Metadata) -> u32 {
+    if meta.permissions().readonly() {
+        0o100444
+    } else {
+        0o100666
     }
 }
