@@ -302,6 +302,12 @@ fn fast_path_across_tools(fixture: &str) {
 /// from the state files.
 #[test]
 fn a_local_directory_is_copied_again_on_every_install() {
+    local_directory_resynced("");
+    // The copy's own `node_modules` is not the source's: left in place.
+    local_directory_resynced("nodeLinker: hoisted\n");
+}
+
+fn local_directory_resynced(settings: &str) {
     let registry = Registry::start_fixtures();
     let tmp = tempfile::tempdir().unwrap();
     // `lib/` is packed (`files`): one file added, one removed.
@@ -313,6 +319,7 @@ fn a_local_directory_is_copied_again_on_every_install() {
     let run = |tool: &str, install: &dyn Fn(&Path) -> std::process::Output| {
         let project = tmp.path().join(tool).join("project");
         prepare_project("dep-kinds", &project, &registry.url());
+        support::add_settings(&project, settings);
         assert!(install(&project).status.success());
         edit(&project);
         let out = install(&project);

@@ -95,7 +95,7 @@ fn import_directory(
         .collect();
     let dest = ctx.root.join(&slot.package_dir);
     if !mirror::holds(&dest, &package.row, &package.sources) {
-        crate::remove::remove_all(&dest)?;
+        mirror::clear(&dest).map_err(InstallError::write(&dest))?;
     }
     ctx.import_files(i, slot, &package.row, &files)?;
     Ok(())

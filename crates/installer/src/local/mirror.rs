@@ -1,4 +1,7 @@
-//! Whether a directory dependency's earlier copy still matches its source.
+//! Whether a directory dependency's earlier copy still matches its source,
+//! and clearing it when it does not. The copy's own `node_modules` (its
+//! dependencies' commands, and in the hoisted layout its nested
+//! dependencies) is not part of the package and is left alone.
 
 use std::{
     collections::HashSet,
@@ -16,12 +19,39 @@ pub fn holds(dest: &Path, row: &PackageFilesIndex, sources: &[PathBuf]) -> bool 
         return true;
     }
     let mut present = HashSet::new();
-    if !list_files(dest, dest, &mut present) || present.len() != row.files.len() {
+    if !list_files(dest, dest, &mut present) {
         return false;
     }
-    row.files.iter().zip(sources).all(|((rel, _), src)| {
-        present.contains(rel.as_str()) && same_contents(&dest.join(rel), src)
-    })
+    let wanted: Vec<_> = row
+        .files
+        .iter()
+        .zip(sources)
+        .filter(|((rel, _), _)| !in_node_modules(rel))
+        .collect();
+    present.len() == wanted.len()
+        && wanted.iter().all(|((rel, _), src)| {
+            present.contains(rel.as_str()) && same_contents(&dest.join(rel), src)
+        })
+}
+
+/// Removes everything in `dest` but its `node_modules`.
+pub fn clear(dest: &Path) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(dest)? {
+        let entry = entry?;
+        if entry.file_name() == "node_modules" {
+            continue;
+        }
+        if entry.file_type()?.is_dir() {
+            std::fs::remove_dir_all(entry.path())?;
+        } else {
+            std::fs::remove_file(entry.path())?;
+        }
+    }
+    Ok(())
+}
+
+fn in_node_modules(rel: &str) -> bool {
+    rel == "node_modules" || rel.starts_with("node_modules/")
 }
 
 /// Collects `/`-separated paths of the non-directories under `dir`.
@@ -32,6 +62,9 @@ fn list_files(root: &Path, dir: &Path, out: &mut HashSet<String>) -> bool {
     for entry in entries {
         let Ok(entry) = entry else { return false };
         let path = entry.path();
+        if dir == root && entry.file_name() == "node_modules" {
+            continue;
+        }
         let Ok(kind) = entry.file_type() else {
             return false;
         };
