@@ -118,9 +118,9 @@ impl<'l> Graph<'l> {
         &mut self,
         entry_nodes: &[usize],
         scopes: &[PeerScope],
-    ) -> Result<(), PlanError> {
+    ) {
         if scopes.iter().all(|scope| scope.left_out.is_empty()) {
-            return Ok(());
+            return;
         }
         // Per node and child: an optional peer edge.
         let peer_edge: Vec<Vec<bool>> = (0..self.keys.len())
@@ -134,7 +134,7 @@ impl<'l> Graph<'l> {
             })
             .collect();
         if !peer_edge.iter().any(|f| f.contains(&true)) {
-            return Ok(());
+            return;
         }
         let mut droppable: Vec<Vec<bool>> =
             peer_edge.iter().map(|f| vec![false; f.len()]).collect();
@@ -146,8 +146,10 @@ impl<'l> Graph<'l> {
             for &node in left_out {
                 is_excluded[node] = true;
             }
-            let to_excluded = |node: usize, i: usize| matches!(self.children[node][i].1, Edge::Node(c) if is_excluded[c]);
-            let skip = |node: usize, i: usize| peer_edge[node][i] && to_excluded(node, i);
+            let skip = |node: usize, i: usize| {
+                peer_edge[node][i]
+                    && matches!(self.children[node][i].1, Edge::Node(c) if is_excluded[c])
+            };
             let reached = self.reach(entries, &skip);
             for (node, flags) in droppable.iter_mut().enumerate() {
                 if !reached[node] {
@@ -187,7 +189,6 @@ impl<'l> Graph<'l> {
             });
         }
         self.dropped_peers = dropped;
-        Ok(())
     }
 
     /// Nodes reached from `entries` without the edges `skip` names

@@ -42,7 +42,7 @@ impl<'l> Selected<'l> {
         let warnings = mark_skipped(lockfile, &mut graph, opts, required.as_deref())?;
         if include_optional {
             let scopes = peer_scopes(lockfile, &selections, opts, &graph, &importer_edges)?;
-            graph.unlink_unreached_optional_peers(&entry_nodes, &scopes)?;
+            graph.unlink_unreached_optional_peers(&entry_nodes, &scopes);
         }
         let unlinked_peers = graph
             .dropped_peers
