@@ -205,6 +205,20 @@ fn nothing_changed_is_already_up_to_date() {
         "{}",
         stdout(&out)
     );
+    // The state file then records the new `stat`, as pnpm 12 rewrites it:
+    // the next repeat install needs no hashing.
+    let state: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(project.join("node_modules/.pnpm-workspace-state-v1.json")).unwrap(),
+    )
+    .unwrap();
+    let recorded = &state["validation"]["files"][lockfile.to_str().unwrap()]["mtimeNs"];
+    let modified = std::fs::metadata(&lockfile).unwrap().modified().unwrap();
+    let modified = modified.duration_since(std::time::UNIX_EPOCH).unwrap();
+    assert_eq!(
+        recorded.as_i64(),
+        Some(modified.as_nanos() as i64),
+        "{state}"
+    );
 
     // Changed bytes make the next install check everything.
     std::fs::write(&lockfile, [text.as_slice(), b"\n"].concat()).unwrap();

@@ -62,7 +62,7 @@ fn check(config: &Config, modules_dir: &Path, virtual_store_dir: &Path) -> Optio
     let lockfile = root.join(LOCKFILE_NAME);
     let inputs_unchanged = match &recorded {
         Some(recorded) => {
-            recorded.file_unchanged(&lockfile, Some(&recorded.lockfile))
+            recorded.lists_lockfile(&lockfile)
                 && recorded.files_unchanged()
                 && projects
                     .iter()
@@ -90,7 +90,11 @@ fn check(config: &Config, modules_dir: &Path, virtual_store_dir: &Path) -> Optio
     // The layout the state describes must still be there.
     let present = modules_dir.join(".modules.yaml").is_file()
         && virtual_store_dir.join("lock.yaml").is_file();
-    Some(unchanged && present)
+    let up_to_date = unchanged && present;
+    if up_to_date && let Some(recorded) = &recorded {
+        recorded.refresh(&state, modules_dir);
+    }
+    Some(up_to_date)
 }
 
 /// The `validation` block read back.
@@ -101,6 +105,9 @@ struct Recorded<'a> {
     manifests: &'a serde_json::Map<String, Value>,
     manifest_files: &'a serde_json::Map<String, Value>,
     local: Option<&'a Value>,
+    /// Entries found unchanged by content though their `stat` was not:
+    /// `(key of files or manifestFiles, is a manifest, new stat)`.
+    restat: std::cell::RefCell<Vec<(String, bool, FileStat)>>,
 }
 
 impl<'a> Recorded<'a> {
@@ -113,7 +120,46 @@ impl<'a> Recorded<'a> {
             manifest_files: block.get("manifestFiles")?.as_object()?,
             local: block.get("localDependencies")?.get(&lockfile),
             lockfile,
+            restat: Default::default(),
         })
+    }
+
+    /// The lockfile is among the recorded files, with the digest the block
+    /// keys its local dependencies by.
+    fn lists_lockfile(&self, path: &Path) -> bool {
+        let entry = self.files.get(path.to_str().unwrap_or_default());
+        entry.and_then(|e| e.get("digest")?.as_str()) == Some(self.lockfile.as_str())
+    }
+
+    /// Rewrites the state file with the `stat` of the files that were
+    /// checked by content, as pnpm 12 does, so the next repeat install
+    /// needs `stat` calls only again. Best effort.
+    fn refresh(&self, state: &Value, modules_dir: &Path) {
+        let restat = self.restat.borrow();
+        if restat.is_empty() {
+            return;
+        }
+        let mut state = state.clone();
+        let Some(block) = state.get_mut("validation") else {
+            return;
+        };
+        for (key, manifest, stat) in restat.iter() {
+            let table = if *manifest { "manifestFiles" } else { "files" };
+            if let Some(Value::Object(entry)) = block.get_mut(table).and_then(|t| t.get_mut(key)) {
+                entry.insert("mtimeNs".into(), stat.mtime_ns.into());
+                entry.insert("ctimeNs".into(), stat.ctime_ns.into());
+                entry.insert("size".into(), stat.size.into());
+            }
+        }
+        block["recordedAtNs"] = validation::filesystem_clock_ns(modules_dir).into();
+        let now = std::time::SystemTime::now().duration_since(UNIX_EPOCH);
+        state["lastValidatedTimestamp"] = now.map_or(0, |d| d.as_millis() as u64).into();
+        let Ok(mut text) = serde_json::to_string_pretty(&state) else {
+            return;
+        };
+        text.push('\n');
+        let path = modules_dir.join(write_state::WORKSPACE_STATE_FILE);
+        let _ = pacquet_state::write_atomic(&path, text.as_bytes());
     }
 
     /// The recorded `stat` still describes `path`, and it was recorded
@@ -128,13 +174,24 @@ impl<'a> Recorded<'a> {
     }
 
     /// A file of `files`, by `stat` or else by content.
-    fn file_unchanged(&self, path: &Path, digest: Option<&str>) -> bool {
-        let entry = self.files.get(path.to_str().unwrap_or_default());
+    fn file_unchanged(&self, key: &str) -> bool {
+        let path = Path::new(key);
+        let entry = self.files.get(key);
         if self.stat_matches(entry, path) {
             return true;
         }
-        let digest = digest.or_else(|| entry?.get("digest")?.as_str());
-        digest.is_some_and(|d| validation::signature(path).is_some_and(|s| s.digest == d))
+        let Some(digest) = entry.and_then(|e| e.get("digest")?.as_str()) else {
+            return false;
+        };
+        match validation::signature(path) {
+            Some(sig) if sig.digest == digest => {
+                self.restat
+                    .borrow_mut()
+                    .push((key.to_owned(), false, sig.stat));
+                true
+            }
+            _ => false,
+        }
     }
 
     /// A project's manifest, by `stat` or else by its parsed content.
@@ -146,14 +203,18 @@ impl<'a> Recorded<'a> {
         let Some(recorded) = self.manifests.get(id).and_then(Value::as_str) else {
             return false;
         };
-        validation::read_manifest(&path).is_some_and(|(_, m)| value_digest(&m) == recorded)
+        match validation::read_manifest(&path) {
+            Some((stat, m)) if value_digest(&m) == recorded => {
+                self.restat.borrow_mut().push((id.to_owned(), true, stat));
+                true
+            }
+            _ => false,
+        }
     }
 
     /// Every recorded file (local tarballs, patch files) unchanged.
     fn files_unchanged(&self) -> bool {
-        self.files
-            .keys()
-            .all(|path| self.file_unchanged(Path::new(path), None))
+        self.files.keys().all(|key| self.file_unchanged(key))
     }
 
     /// A local directory dependency outside the workspace is imported again

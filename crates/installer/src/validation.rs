@@ -156,7 +156,7 @@ fn ns_since_epoch(time: SystemTime) -> i64 {
 /// The clock file times are stamped with, which runs a few ms behind the
 /// system clock on Linux: the modification time of a fresh temporary file
 /// (an unnamed `O_TMPFILE` where supported), as pnpm 12 reads it.
-fn filesystem_clock_ns(dir: &Path) -> i64 {
+pub fn filesystem_clock_ns(dir: &Path) -> i64 {
     tempfile::tempfile_in(dir)
         .ok()
         .and_then(|file| file.metadata().ok())
