@@ -18,7 +18,7 @@ use pacquet_planner::{
     DirectTarget, FetchSource, Layout, LinkOwner, Plan, PlanOptions, layout::join,
 };
 
-use crate::InstallError;
+use crate::{InstallError, lexical::normalize};
 
 /// One package offering bins to a directory.
 struct Offer {
@@ -472,21 +472,6 @@ fn linked_project_offer(
         symlink: false,
         real_dir: None,
     })
-}
-
-/// Drops `.`/`..` components lexically (link targets are relative).
-fn normalize(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for c in path.components() {
-        match c {
-            std::path::Component::ParentDir => {
-                out.pop();
-            }
-            std::path::Component::CurDir => {}
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 /// `peerDependenciesMeta[alias].optional` of a manifest.

@@ -19,6 +19,7 @@ mod files;
 mod filtered;
 mod gates;
 mod install;
+mod lexical;
 mod link_gate;
 mod local;
 mod phases;

@@ -154,10 +154,7 @@ impl<'a> Recorded<'a> {
         block["recordedAtNs"] = validation::filesystem_clock_ns(modules_dir).into();
         let now = std::time::SystemTime::now().duration_since(UNIX_EPOCH);
         state["lastValidatedTimestamp"] = now.map_or(0, |d| d.as_millis() as u64).into();
-        let Ok(mut text) = serde_json::to_string_pretty(&state) else {
-            return;
-        };
-        text.push('\n');
+        let text = pacquet_state::render_workspace_state(&state);
         let path = modules_dir.join(write_state::WORKSPACE_STATE_FILE);
         let _ = pacquet_state::write_atomic(&path, text.as_bytes());
     }

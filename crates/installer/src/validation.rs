@@ -8,13 +8,15 @@ use std::{
     collections::BTreeMap,
     fs::{File, Metadata},
     io::Read,
-    path::{Component, Path, PathBuf},
+    path::{Path, PathBuf},
     time::{SystemTime, UNIX_EPOCH},
 };
 
 use pacquet_lockfile::{Lockfile, Resolution};
 use pacquet_state::{FileSignature, FileStat, ManifestRecord, Validation, bytes_digest};
 use serde_json::Value;
+
+use crate::lexical::normalize;
 
 /// A workspace project: importer id (`.`, `packages/a`) and directory.
 pub struct ProjectDir<'a> {
@@ -84,11 +86,11 @@ pub fn local_dependencies(lockfile: &Lockfile, lockfile_dir: &Path) -> (Vec<Stri
     for info in lockfile.packages.values() {
         match &info.resolution {
             Resolution::Directory { directory } => {
-                directories.push(display(&lexical_join(lockfile_dir, directory)));
+                directories.push(display(&normalize(&lockfile_dir.join(directory))));
             }
             Resolution::Tarball { tarball, .. } => {
                 if let Some(path) = tarball.strip_prefix("file:") {
-                    tarballs.push(display(&lexical_join(lockfile_dir, path)));
+                    tarballs.push(display(&normalize(&lockfile_dir.join(path))));
                 }
             }
             _ => {}
@@ -166,20 +168,4 @@ pub fn filesystem_clock_ns(dir: &Path) -> i64 {
 
 fn display(path: &Path) -> String {
     path.to_string_lossy().into_owned()
-}
-
-/// `base` joined with `rel`, `.` and `..` resolved without touching the
-/// filesystem.
-fn lexical_join(base: &Path, rel: &str) -> PathBuf {
-    let mut out = PathBuf::new();
-    for c in base.join(rel).components() {
-        match c {
-            Component::ParentDir => {
-                out.pop();
-            }
-            Component::CurDir => {}
-            c => out.push(c),
-        }
-    }
-    out
 }

@@ -14,7 +14,10 @@ pub use digest::{bytes_digest, value_digest};
 pub use modules_yaml::{ModulesYaml, modules_yaml};
 pub use time::{http_date, iso_date, parse_http_date, parse_iso_date};
 pub use validation::{FileSignature, FileStat, ManifestRecord, Validation};
-pub use workspace_state::{ProjectEntry, WorkspaceState, WorkspaceStateSettings, workspace_state};
+pub use workspace_state::{
+    ProjectEntry, WorkspaceState, WorkspaceStateSettings, render as render_workspace_state,
+    workspace_state,
+};
 
 #[cfg(test)]
 mod tests;

@@ -192,7 +192,13 @@ pub fn workspace_state(state: &WorkspaceState) -> String {
     if let (Some(validation), Value::Object(doc)) = (&state.validation, &mut doc) {
         doc.insert("validation".into(), validation.to_json());
     }
-    let mut out = serde_json::to_string_pretty(&doc).expect("JSON values always serialize");
+    render(&doc)
+}
+
+/// A state document as the file holds it: pretty JSON, 2-space indent,
+/// trailing newline (also for a document read back and amended).
+pub fn render(doc: &Value) -> String {
+    let mut out = serde_json::to_string_pretty(doc).expect("JSON values always serialize");
     out.push('\n');
     out
 }

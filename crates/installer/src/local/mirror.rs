@@ -9,7 +9,7 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use pacquet_store_index::PackageFilesIndex;
+use pacquet_store_index::{PackageFilesIndex, file_mode};
 
 /// Whether `dest` is absent or holds exactly the files of `row` (read from
 /// `sources`, in the same order) with the same bytes: nothing to remove
@@ -94,7 +94,7 @@ fn same_contents(copy: &Path, src: &Path) -> bool {
         return true;
     }
     a.len() == b.len()
-        && exec_bits(&a) == exec_bits(&b)
+        && file_mode(&a) & 0o111 == file_mode(&b) & 0o111
         && matches!((std::fs::read(copy), std::fs::read(src)), (Ok(x), Ok(y)) if x == y)
 }
 
@@ -107,15 +107,4 @@ fn same_file(a: &Metadata, b: &Metadata) -> bool {
 #[cfg(not(unix))]
 fn same_file(_a: &Metadata, _b: &Metadata) -> bool {
     false
-}
-
-#[cfg(unix)]
-fn exec_bits(meta: &Metadata) -> u32 {
-    use std::os::unix::fs::PermissionsExt;
-    meta.permissions().mode() & 0o111
-}
-
-#[cfg(not(unix))]
-fn exec_bits(_meta: &Metadata) -> u32 {
-    0
 }

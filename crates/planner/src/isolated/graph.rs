@@ -193,7 +193,11 @@ impl<'l> Graph<'l> {
 
     /// Nodes reached from `entries` without the edges `skip` names
     /// (`(node, child index)`), skipped nodes not walked through.
-    fn reach(&self, entries: &[usize], skip: &dyn Fn(usize, usize) -> bool) -> Vec<bool> {
+    pub(crate) fn reach(
+        &self,
+        entries: &[usize],
+        skip: &dyn Fn(usize, usize) -> bool,
+    ) -> Vec<bool> {
         let mut reached = vec![false; self.keys.len()];
         let mut stack: Vec<usize> = entries.to_vec();
         while let Some(node) = stack.pop() {

@@ -217,8 +217,7 @@ pub(crate) fn included_edges<'l>(
 /// The packages a chain of non-optional edges reaches from the selected
 /// importers' `dependencies` and `devDependencies` (as included).
 fn required_nodes(graph: &Graph, importer_edges: &[Vec<DirectEdge<'_>>]) -> Vec<bool> {
-    let mut required = vec![false; graph.keys.len()];
-    let mut stack: Vec<usize> = importer_edges
+    let entries: Vec<usize> = importer_edges
         .iter()
         .flatten()
         .filter(|(group, _, _)| *group != DependencyGroup::Optional)
@@ -227,19 +226,8 @@ fn required_nodes(graph: &Graph, importer_edges: &[Vec<DirectEdge<'_>>]) -> Vec<
             Edge::Link(_) => None,
         })
         .collect();
-    while let Some(node) = stack.pop() {
-        if std::mem::replace(&mut required[node], true) {
-            continue;
-        }
-        for (_, edge) in graph.walk_children(node, false) {
-            if let Edge::Node(child) = edge
-                && !required[*child]
-            {
-                stack.push(*child);
-            }
-        }
-    }
-    required
+    // Nothing is marked skipped yet: every node is walked through.
+    graph.reach(&entries, &|node, i| i >= graph.prod_children[node])
 }
 
 /// Per selected importer: the packages its included groups start from, and
