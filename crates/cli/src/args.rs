@@ -15,9 +15,10 @@ pub struct Cli {
     #[arg(short = 'C', long = "dir", global = true, value_name = "DIR")]
     pub dir: Option<PathBuf>,
 
-    /// How to report progress and results.
-    #[arg(long, global = true, value_enum, default_value_t = Reporter::Default)]
-    pub reporter: Reporter,
+    /// How to report progress and results (else the `reporter` setting,
+    /// else `default`).
+    #[arg(long, global = true, value_enum)]
+    pub reporter: Option<Reporter>,
 
     /// Install only the workspace projects this selector picks (pnpm's
     /// grammar: `name`, `name...`, `...name`, `^`, `{dir}`, `./dir`,

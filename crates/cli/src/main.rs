@@ -15,7 +15,7 @@ use crate::args::{Cli, Command, Reporter};
 
 fn main() -> ExitCode {
     let cli = Cli::parse_with_config();
-    init_tracing(cli.reporter);
+    init_tracing(cli.reporter.unwrap_or(Reporter::Default));
     let _ = rustls::crypto::ring::default_provider().install_default();
 
     // Linking is bound by filesystem syscalls, which block in the kernel; more
@@ -57,7 +57,7 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
-            let out = match cli.reporter {
+            let out = match commands::settings::effective_reporter(&cli) {
                 Reporter::Ndjson => report::render_ndjson(err.as_ref()) + "\n",
                 _ => {
                     let tty = std::io::stderr().is_terminal();

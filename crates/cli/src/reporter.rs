@@ -38,14 +38,15 @@ impl Counters {
 pub struct DefaultReporter {
     counters: Counters,
     bar: Option<ProgressBar>,
-    /// Script lines in pnpm's colors (a terminal without `NO_COLOR`).
+    /// Script lines in pnpm's colors (`color`; by default a terminal
+    /// without `NO_COLOR`).
     color: bool,
     started: Instant,
     out: Mutex<std::io::Stdout>,
 }
 
 impl DefaultReporter {
-    pub fn new(is_tty: bool) -> Self {
+    pub fn new(is_tty: bool, color: bool) -> Self {
         let bar = is_tty.then(|| {
             let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stdout());
             bar.set_style(
@@ -57,7 +58,7 @@ impl DefaultReporter {
         DefaultReporter {
             counters: Counters::default(),
             bar,
-            color: is_tty && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+            color,
             started: Instant::now(),
             out: Mutex::new(std::io::stdout()),
         }

@@ -105,6 +105,18 @@ fn a_project_with_a_bin() {
     assert_trees_equal(&a, &b, &opts);
 }
 
+/// `deployAllFiles: true`: every file of the project is copied, also
+/// those it would not publish.
+#[test]
+fn deploy_all_files_copies_unpublished_files() {
+    let s = Setup::new();
+    s.deploy_both(&["--filter", "@pq-f/app", "--config.deploy-all-files=true"]);
+    let (a, b) = (s.target("pnpm"), s.target("pacquet"));
+    let opts = DiffOptions::for_installs(&a, &s.pnpm_env.store_dir, &b, &s.env.store_dir);
+    assert_trees_equal(&a, &b, &opts);
+    assert!(b.join("secret.txt").is_file());
+}
+
 /// The store filled by `pacquet fetch`, then a deploy that may not use the
 /// network, with the registry gone.
 #[test]

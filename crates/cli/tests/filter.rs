@@ -178,6 +178,54 @@ fn recursive_install_off_installs_the_current_project() {
 /// their dependents.
 #[test]
 fn changed_since_a_revision() {
+    let pair = changed_lib();
+    pair.install_in("", &["--filter", "...[HEAD]"]);
+}
+
+/// The same change matched by `testPattern` selects `lib` without its
+/// dependents; ignored by `changedFilesIgnorePattern`, it selects nothing.
+#[test]
+fn test_pattern_and_ignored_changes() {
+    let pair = changed_lib();
+    pair.install_in(
+        "",
+        &[
+            "--filter",
+            "...[HEAD]",
+            "--test-pattern",
+            "packages/lib/*.js",
+        ],
+    );
+    let pair = changed_lib();
+    pair.install_in(
+        "",
+        &[
+            "--filter",
+            "...[HEAD]",
+            "--changed-files-ignore-pattern",
+            "**/index.js",
+        ],
+    );
+}
+
+/// `legacyDirFiltering: true`: `{packages}` selects every project under
+/// the directory, not the directory alone.
+#[test]
+fn legacy_dir_filtering_selects_projects_under_the_directory() {
+    let pair = Pair::new();
+    pair.install_in(
+        "",
+        &[
+            "--config.legacy-dir-filtering=true",
+            "--filter",
+            "{packages}",
+        ],
+    );
+}
+
+/// The `filter` fixture in a git repository, with `packages/lib/index.js`
+/// changed since `HEAD`.
+fn changed_lib() -> Pair {
     let pair = Pair::new();
     pair.both(|dir| {
         std::fs::write(dir.join("packages/lib/index.js"), "module.exports = 1\n").unwrap();
@@ -212,7 +260,7 @@ fn changed_since_a_revision() {
         git(&["commit", "-q", "-m", "fixture"]);
         std::fs::write(dir.join("packages/lib/index.js"), "module.exports = 2\n").unwrap();
     });
-    pair.install_in("", &["--filter", "...[HEAD]"]);
+    pair
 }
 
 /// A filter that matches nothing installs nothing and exits 0, or 1 with

@@ -75,6 +75,25 @@ fn forward(client: TcpStream, count: &AtomicUsize) -> io::Result<()> {
 
 #[test]
 fn a_registry_behind_a_proxy_installs_like_pnpm() {
+    behind_a_proxy("proxy");
+}
+
+/// `http-proxy` is the proxy for an `http:` registry, as `proxy` is.
+#[test]
+fn http_proxy_is_the_proxy_of_an_http_registry() {
+    behind_a_proxy("http-proxy");
+}
+
+/// With no `http-proxy`, pnpm 12 sends `http:` requests through the
+/// `https-proxy` too.
+#[test]
+fn https_proxy_also_serves_an_http_registry() {
+    behind_a_proxy("https-proxy");
+}
+
+/// Installs `basic` from a registry only the proxy named by `.npmrc`'s
+/// `key` reaches, with both tools.
+fn behind_a_proxy(key: &str) {
     let registry = Registry::start_fixtures();
     let port = registry
         .url()
@@ -93,7 +112,7 @@ fn a_registry_behind_a_proxy_installs_like_pnpm() {
         if with_proxy {
             let npmrc = project.join(".npmrc");
             let mut text = std::fs::read_to_string(&npmrc).unwrap();
-            text.push_str(&format!("proxy={}\n", proxy.url));
+            text.push_str(&format!("{key}={}\n", proxy.url));
             std::fs::write(&npmrc, text).unwrap();
         }
         let env = PnpmEnv::new(&tmp.path().join(side).join("env"), &hidden);
@@ -120,6 +139,54 @@ fn a_registry_behind_a_proxy_installs_like_pnpm() {
     let opts =
         DiffOptions::for_installs(&by_pnpm, &pnpm_env.store_dir, &by_pacquet, &env.store_dir);
     assert_trees_equal(&by_pnpm, &by_pacquet, &opts);
+}
+
+/// `no-proxy` naming the registry's host: both tools go to it directly,
+/// past a proxy that accepts no connections; without it both fail.
+#[test]
+fn no_proxy_bypasses_the_proxy_like_pnpm() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let dead = {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        drop(listener);
+        format!("http://127.0.0.1:{port}/")
+    };
+    for bypass in [false, true] {
+        let mut trees = Vec::new();
+        for side in ["pnpm", "pacquet"] {
+            let root = tmp.path().join(format!("{side}-{bypass}"));
+            let project = root.join("project");
+            prepare_project("basic", &project, &registry.url());
+            let npmrc = project.join(".npmrc");
+            let mut text = std::fs::read_to_string(&npmrc).unwrap();
+            text.push_str(&format!("proxy={dead}\n"));
+            if bypass {
+                text.push_str("no-proxy=127.0.0.1\n");
+            }
+            std::fs::write(&npmrc, text).unwrap();
+            // pnpm 12 reads `fetchRetries` from here, not from `.npmrc`.
+            support::add_settings(&project, "\nfetchRetries: 0\n");
+            let env = PnpmEnv::new(&root.join("env"), &registry.url());
+            let args = ["install", "--frozen-lockfile"];
+            let out = if side == "pnpm" {
+                env.run(&project, &args)
+            } else {
+                pacquet(&env, &project, &args)
+            };
+            let code = if bypass { 0 } else { 1 };
+            assert_eq!(out.status.code(), Some(code), "{side}: {}", stderr(&out));
+            trees.push((project, env));
+        }
+        if bypass {
+            let [(a, a_env), (b, b_env)] = &trees[..] else {
+                unreachable!()
+            };
+            let opts = DiffOptions::for_installs(a, &a_env.store_dir, b, &b_env.store_dir);
+            assert_trees_equal(a, b, &opts);
+        }
+    }
 }
 
 /// `crates/cli/tests/fixtures/tls`: a CA certificate, and a server

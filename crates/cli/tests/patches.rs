@@ -75,6 +75,8 @@ fn assert_store_blobs_intact(store_dir: &Path) {
     assert!(checked > 0, "no blobs under {}", files.display());
 }
 
+/// The `patched` workspace, whose `patchedDependencies` patch a package
+/// by name, by exact version and by range.
 #[test]
 fn patched_workspace_matches_pnpm() {
     let registry = Registry::start_fixtures();

@@ -154,6 +154,20 @@ fn the_pnpmfile_checksum_is_checked_like_pnpm() {
         );
         assert!(all.contains("pnpmfileChecksum"), "{side}: {all}");
     }
+    // `ignorePnpmfile: true`: the file is not read, so there is nothing
+    // to check.
+    for (side, project) in &projects {
+        let workspace = project.join("pnpm-workspace.yaml");
+        let before = std::fs::read_to_string(&workspace).ok();
+        support::add_settings(project, "\nignorePnpmfile: true\n");
+        let (out, all) = install_as(side, &env, project);
+        assert_eq!(out.status.code(), Some(0), "{side} ignorePnpmfile: {all}");
+        match before {
+            Some(text) => std::fs::write(&workspace, text).unwrap(),
+            None => std::fs::remove_file(&workspace).unwrap(),
+        }
+        std::fs::remove_dir_all(project.join("node_modules")).unwrap();
+    }
     let (_, by_pnpm) = &projects[0];
     env.run_ok(by_pnpm, &["install", "--lockfile-only"]);
     let lockfile = std::fs::read_to_string(by_pnpm.join("pnpm-lock.yaml")).unwrap();

@@ -205,6 +205,9 @@ pub struct Config {
     /// Install optional snapshots.
     pub optional: bool,
     pub supported_architectures: SupportedArchitectures,
+    /// Which of `os`, `cpu`, `libc` `supportedArchitectures` gave (the
+    /// workspace state records only those).
+    pub supported_architectures_given: [bool; 3],
     pub ignored_optional_dependencies: Vec<String>,
     /// `ignoredOptionalDependencies` was set (even to `[]`): pnpm 12 then
     /// records it in the workspace state.
@@ -256,6 +259,23 @@ pub struct Config {
     /// `deployAllFiles`: `deploy` copies every file of the project, not
     /// only the ones it would publish.
     pub deploy_all_files: bool,
+    /// `scriptShell`: lifecycle scripts run as `<shell> -c <script>`.
+    pub script_shell: Option<String>,
+    /// `nodeOptions`: the `NODE_OPTIONS` of every lifecycle script.
+    pub node_options: Option<String>,
+    /// `unsafePerm`, if set. Unset, pnpm 12 takes it to be true except for
+    /// root on Unix; false gives each script `TMPDIR=<dir>/node_modules/.tmp`.
+    pub unsafe_perm: Option<bool>,
+    /// `userAgent`: the HTTP `User-Agent` and the scripts'
+    /// `npm_config_user_agent`.
+    pub user_agent: Option<String>,
+    /// `reporter`, `loglevel` and `color` as given: how the command prints.
+    pub reporter: Option<String>,
+    pub loglevel: Option<String>,
+    pub color: Option<String>,
+    /// Settings pnpm 12 honours in a way pacquet does not, as
+    /// `key: value` for the refusal (docs/settings.md §2.5).
+    pub unsupported: Vec<String>,
 }
 
 impl Config {

@@ -145,7 +145,7 @@ const SETTINGS: &[(&str, Kind)] = &[
     ("gitChecks", Kind::Bool),
     ("publishBranch", Kind::String),
     ("gitShallowHosts", Kind::List),
-    ("include", Kind::List),
+    ("include", Kind::Object),
     ("onlyBuiltDependencies", Kind::List),
     ("neverBuiltDependencies", Kind::List),
     ("ignoredBuiltDependencies", Kind::List),
@@ -157,6 +157,14 @@ const SETTINGS: &[(&str, Kind)] = &[
     ("savePeer", Kind::Bool),
     ("symlink", Kind::Bool),
 ];
+
+/// The camelCase name of every setting pacquet knows, in [`SETTINGS`]
+/// order: each is honoured, refused when set to what pacquet cannot do, or
+/// has no effect on what pnpm 12 installs (`crates/cli/tests/every_setting.rs`
+/// proves which).
+pub fn known_settings() -> impl Iterator<Item = &'static str> {
+    SETTINGS.iter().map(|(name, _)| *name)
+}
 
 /// For a kebab-case setting name given as a command-line flag: `None` when
 /// pacquet does not read it, `Some(false)` for a boolean (a bare flag),

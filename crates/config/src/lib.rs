@@ -4,7 +4,8 @@
 //! only), and resolves them into one [`Config`].
 //!
 //! Not implemented: `tokenHelper` credentials (the key is parsed but never
-//! yields a header), `include:` in `pnpm-workspace.yaml` (12.15+), named
+//! yields a header), `include:` in `pnpm-workspace.yaml` (12.15+; refused
+//! by `install`), named
 //! registry prefixes (`npmjs`/`gh`, 11.20+), per-registry
 //! `networkConcurrency`, and the `ERR_PNPM_UNRECOGNIZED_WORKSPACE_SETTINGS`
 //! error for pinned pnpm versions (unknown keys only warn).
@@ -36,7 +37,7 @@ pub use dirs::{cache_dir, config_dir, pnpm_home_dir, state_dir};
 pub use enums::{HoistingLimits, NodeLinker, PackageImportMethod};
 pub use env_replace::env_replace;
 pub use error::ConfigError;
-pub use keys::flag_takes_value;
+pub use keys::{flag_takes_value, known_settings};
 pub use load::{default_network_concurrency, load};
 pub use npmrc::parse_ini;
 pub use options::{CliOverrides, LoadOptions};

@@ -203,6 +203,7 @@ fn resolve_settings(
     let (modules_dir, virtual_store_dir) = modules_dirs(layers, &locations.workspace_root);
     let (side_effects_cache, side_effects_cache_readonly) = side_effects(layers);
     let (production, dev) = included_groups(&opts.cli);
+    let https = https_proxy(layers, &opts.env);
     Config {
         cwd: opts.cwd.clone(),
         package_import_method: parsed(layers, "packageImportMethod", PackageImportMethod::parse),
@@ -231,8 +232,8 @@ fn resolve_settings(
         cafile: layers.string("cafile"),
         cert: layers.string("cert").map(Secret),
         key: layers.string("key").map(Secret),
-        https_proxy: https_proxy(layers, &opts.env),
-        http_proxy: http_proxy(layers, &opts.env),
+        https_proxy: https.clone().flatten().map(Secret),
+        http_proxy: http_proxy(layers, &opts.env, &https),
         no_proxy: no_proxy(layers, &opts.env),
         local_address: layers.string("localAddress"),
         network_concurrency: network_concurrency(layers),
@@ -269,6 +270,12 @@ fn resolve_settings(
         dev,
         optional: layers.bool("optional", true),
         supported_architectures: supported_architectures(layers.get("supportedArchitectures")),
+        supported_architectures_given: ["os", "cpu", "libc"].map(|key| {
+            layers
+                .get("supportedArchitectures")
+                .and_then(|v| v.get(key))
+                .is_some_and(|v| !v.is_null())
+        }),
         ignored_optional_dependencies: list_or_empty(layers, "ignoredOptionalDependencies"),
         ignored_optional_dependencies_set: layers.list("ignoredOptionalDependencies").is_some(),
         engine_strict: layers.bool("engineStrict", false),
@@ -297,6 +304,14 @@ fn resolve_settings(
         pnpmfile: layers.string("pnpmfile"),
         ignore_pnpmfile: layers.bool("ignorePnpmfile", false),
         deploy_all_files: layers.bool("deployAllFiles", false),
+        script_shell: layers.string("scriptShell").filter(|s| !s.is_empty()),
+        node_options: layers.string("nodeOptions"),
+        unsafe_perm: layers.opt_bool("unsafePerm"),
+        user_agent: layers.string("userAgent").filter(|s| !s.is_empty()),
+        reporter: layers.string("reporter"),
+        loglevel: layers.string("loglevel"),
+        color: layers.string("color"),
+        unsupported: unsupported(layers),
         // Moved last: `global_virtual_store_dir` borrows them above.
         workspace_root: locations.workspace_root,
         is_workspace: locations.is_workspace,
@@ -321,6 +336,34 @@ fn resolve_settings(
         cache_dir: locations.cache_dir,
         state_dir: locations.state_dir,
     }
+}
+
+/// Settings whose values pnpm 12 acts on and pacquet cannot, each as the
+/// `key: value` its refusal names (docs/settings.md §2.5).
+fn unsupported(layers: &Layers) -> Vec<String> {
+    let mut refused = Vec::new();
+    if layers.bool("shellEmulator", false) {
+        refused.push("shellEmulator: true".to_owned());
+    }
+    if let Some(format) = layers.string("storeIndexFormat")
+        && format != "sqlite"
+    {
+        refused.push(format!("storeIndexFormat: {format}"));
+    }
+    if !layers.bool("symlink", true) {
+        refused.push("symlink: false".to_owned());
+    }
+    // pnpm 12 reads more settings from the sources `include` names.
+    if layers.get("include").is_some_and(|v| !v.is_null()) {
+        refused.push("include".to_owned());
+    }
+    // pnpm 12 installs these into `node_modules/.pnpm-config` first.
+    if let Some(Value::Object(deps)) = layers.get("configDependencies")
+        && !deps.is_empty()
+    {
+        refused.push("configDependencies".to_owned());
+    }
+    refused
 }
 
 /// The directory setting `key`: `~/` is the home directory, a relative
@@ -386,19 +429,44 @@ fn global_virtual_store_dir(layers: &Layers, opts: &LoadOptions, at: &Locations)
     .unwrap_or_else(|| at.store_dir.join("links"))
 }
 
-fn https_proxy(layers: &Layers, env: &HashMap<String, String>) -> Option<Secret> {
-    layers
-        .string("httpsProxy")
-        .or_else(|| env_any(env, &["HTTPS_PROXY", "https_proxy"]))
-        .map(Secret)
+/// A proxy key's value: `None` when unset, or set to `false`, `null` or
+/// nothing, which read as unset (`Some(None)` marks the legacy `proxy:
+/// false`, which turns proxying off).
+fn proxy_key(layers: &Layers, key: &str) -> Option<Option<String>> {
+    match layers.get(key)? {
+        Value::String(s) if s == "false" => Some(None),
+        Value::Bool(false) => Some(None),
+        Value::String(s) if !s.is_empty() && s != "null" => Some(Some(s.clone())),
+        _ => None,
+    }
 }
 
-fn http_proxy(layers: &Layers, env: &HashMap<String, String>) -> Option<Secret> {
-    layers
-        .string("httpProxy")
-        .or_else(|| layers.string("proxy"))
-        .or_else(|| env_any(env, &["HTTP_PROXY", "http_proxy", "PROXY", "proxy"]))
-        .map(Secret)
+/// pnpm 12's cascade (docs/settings.md §2.2): `httpsProxy`, else the
+/// legacy `proxy` (`false` turns proxying off), else `HTTPS_PROXY`.
+fn https_proxy(layers: &Layers, env: &HashMap<String, String>) -> Option<Option<String>> {
+    if let Some(Some(url)) = proxy_key(layers, "httpsProxy") {
+        return Some(Some(url));
+    }
+    match proxy_key(layers, "proxy") {
+        Some(legacy) => Some(legacy),
+        None => env_any(env, &["HTTPS_PROXY", "https_proxy"]).map(Some),
+    }
+}
+
+/// `httpProxy`, else whatever the HTTPS cascade found, else `HTTP_PROXY`
+/// or `PROXY`.
+fn http_proxy(
+    layers: &Layers,
+    env: &HashMap<String, String>,
+    https: &Option<Option<String>>,
+) -> Option<Secret> {
+    if let Some(Some(url)) = proxy_key(layers, "httpProxy") {
+        return Some(Secret(url));
+    }
+    match https {
+        Some(https) => https.clone().map(Secret),
+        None => env_any(env, &["HTTP_PROXY", "http_proxy", "PROXY", "proxy"]).map(Secret),
+    }
 }
 
 /// `noProxy: true` bypasses the proxy for every host.

@@ -57,6 +57,11 @@ pub struct BinStyle {
     pub extend_node_path: bool,
     /// `autoInstallPeers`: the bins of auto-installed peers are linked.
     pub auto_install_peers: bool,
+    /// A `modulesDir` not named `node_modules`, which Node.js would not
+    /// search: a project's shims put it first on `NODE_PATH`, followed by
+    /// the package's own directories even with hoisting off (checked with
+    /// pnpm 12.21, docs/layout.md §6).
+    pub modules_dir_on_node_path: bool,
 }
 
 impl BinStyle {
@@ -71,6 +76,9 @@ impl BinStyle {
                 && !symlinks
                 && !config.hoist_pattern.is_empty(),
             auto_install_peers: config.auto_install_peers,
+            modules_dir_on_node_path: config.extend_node_path
+                && !symlinks
+                && config.modules_dir != "node_modules",
         }
     }
 }
@@ -273,6 +281,9 @@ impl Bins<'_> {
                 slot_modules,
                 self.vsd_modules.clone(),
             ]
+        } else if self.style.modules_dir_on_node_path {
+            // Kept for projects' shims only ([`Self::bin_dirs`]).
+            vec![package_dir.join("node_modules"), slot_modules]
         } else {
             Vec::new()
         };
@@ -398,22 +409,37 @@ impl Bins<'_> {
     /// bins), the hidden hoisting dir, then the importers.
     fn bin_dirs(&self, owners: Owners) -> Vec<(PathBuf, Vec<Offer>)> {
         let mut dirs = Vec::new();
+        // Shims outside the projects' modules dirs carry `NODE_PATH` only
+        // with `extendNodePath` and hoisting.
+        let outside = |mut offers: Vec<Offer>| {
+            if !self.style.extend_node_path {
+                offers.iter_mut().for_each(|o| o.node_path.clear());
+            }
+            offers
+        };
         for (i, mut offers) in owners.slots.into_iter().enumerate() {
             if let Some(own) = self.slot_offer(i, false) {
                 offers.push(own);
             }
             if !offers.is_empty() {
                 let package_dir = self.root.join(&self.plan.slots[i].package_dir);
-                dirs.push((package_dir.join("node_modules/.bin"), offers));
+                dirs.push((package_dir.join("node_modules/.bin"), outside(offers)));
             }
         }
         if !owners.private.is_empty() {
-            dirs.push((self.vsd_modules.join(".bin"), owners.private));
+            dirs.push((self.vsd_modules.join(".bin"), outside(owners.private)));
         }
-        for (k, offers) in owners.importers.into_iter().enumerate() {
+        for (k, mut offers) in owners.importers.into_iter().enumerate() {
             if !offers.is_empty() {
-                let modules = join(&self.plan.importers[k].dir, &self.opts.modules_dir);
-                dirs.push((self.root.join(modules).join(".bin"), offers));
+                let modules = self
+                    .root
+                    .join(join(&self.plan.importers[k].dir, &self.opts.modules_dir));
+                if self.style.modules_dir_on_node_path {
+                    for offer in &mut offers {
+                        offer.node_path.insert(0, normalize(&modules));
+                    }
+                }
+                dirs.push((modules.join(".bin"), offers));
             }
         }
         dirs

@@ -51,20 +51,67 @@ pub struct BuildSettings {
     pub side_effects_read: bool,
     /// ... and record what new builds changed (not `sideEffectsCacheReadonly`).
     pub side_effects_write: bool,
-    /// Set in every script's environment ([`script_env`]).
-    pub script_env: Vec<(String, String)>,
+    /// How every script runs ([`ScriptSettings::from_config`]).
+    pub scripts: ScriptSettings,
 }
 
-/// What pnpm 12 adds to every lifecycle script's environment from the
-/// settings: with `preferSymlinkedExecutables: true` set (not the hoisted
-/// layout's default), bins have no shim to carry `NODE_PATH`, so it is
-/// exported as `<virtualStoreDir>/node_modules` (checked with pnpm 12.21).
-pub fn script_env(config: &Config) -> Vec<(String, String)> {
-    if config.prefer_symlinked_executables == Some(true) {
-        let hidden = config.virtual_store_dir.join("node_modules");
-        vec![("NODE_PATH".into(), hidden.to_string_lossy().into_owned())]
-    } else {
-        Vec::new()
+/// What the settings change about every lifecycle script, dependency or
+/// project.
+#[derive(Debug, Clone)]
+pub struct ScriptSettings {
+    /// Set last in each script's environment.
+    pub env: Vec<(String, String)>,
+    /// `scriptShell`.
+    pub shell: Option<PathBuf>,
+    /// `unsafePerm`, or pnpm 12's default for this process.
+    pub unsafe_perm: bool,
+    /// `userAgent` for `npm_config_user_agent`.
+    pub user_agent: Option<String>,
+}
+
+impl ScriptSettings {
+    /// With `preferSymlinkedExecutables: true` set (not the hoisted
+    /// layout's default), bins have no shim to carry `NODE_PATH`, so it is
+    /// exported as `<virtualStoreDir>/node_modules`; `nodeOptions` becomes
+    /// `NODE_OPTIONS` (both checked with pnpm 12.21).
+    pub fn from_config(config: &Config) -> Self {
+        let mut env = Vec::new();
+        if config.prefer_symlinked_executables == Some(true) {
+            let hidden = config.virtual_store_dir.join("node_modules");
+            env.push(("NODE_PATH".into(), hidden.to_string_lossy().into_owned()));
+        }
+        if let Some(options) = &config.node_options {
+            env.push(("NODE_OPTIONS".into(), options.clone()));
+        }
+        ScriptSettings {
+            env,
+            shell: config.script_shell.as_ref().map(PathBuf::from),
+            unsafe_perm: config
+                .unsafe_perm
+                .unwrap_or_else(pacquet_scripts::default_unsafe_perm),
+            user_agent: config.user_agent.clone(),
+        }
+    }
+
+    /// The shared options of a build run with these settings.
+    pub fn build_options<'s>(
+        &'s self,
+        child_concurrency: usize,
+        init_cwd: &'s Path,
+        extra_bin_dirs: &'s [PathBuf],
+        reporter: &'s (dyn Fn(&ScriptEvent<'_>) + Sync),
+    ) -> BuildOptions<'s> {
+        BuildOptions {
+            child_concurrency,
+            init_cwd,
+            extra_bin_dirs,
+            reporter: Some(reporter),
+            user_agent: self.user_agent.as_deref(),
+            shell: self.shell.as_deref(),
+            unsafe_perm: self.unsafe_perm,
+            extra_env: &self.env,
+            ..BuildOptions::default()
+        }
     }
 }
 
@@ -272,13 +319,13 @@ impl<'a> Builds<'a> {
             }
         };
         let opts = BuildOptions {
-            child_concurrency: self.settings.child_concurrency,
-            init_cwd: root,
-            extra_bin_dirs,
-            reporter: Some(report),
             after_build: Some(&after_build),
-            extra_env: &self.settings.script_env,
-            ..BuildOptions::default()
+            ..self.settings.scripts.build_options(
+                self.settings.child_concurrency,
+                root,
+                extra_bin_dirs,
+                report,
+            )
         };
         let report = run_dependency_builds(&nodes, &opts)?;
         Ok(report

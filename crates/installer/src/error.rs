@@ -134,7 +134,7 @@ pub enum InstallError {
             "pacquet does not do what this setting asks yet; remove it from the settings or install this project with pnpm."
         )
     )]
-    UnsupportedSetting { setting: &'static str },
+    UnsupportedSetting { setting: String },
 
     #[error("enableGlobalVirtualStore: true is not supported")]
     #[diagnostic(

@@ -43,7 +43,7 @@ pub fn fetch(
         == Some("tar");
     if pins_tars || config.lockfile_integrity_target == "tar" {
         return Err(InstallError::UnsupportedSetting {
-            setting: "lockfile.integrityTarget: tar",
+            setting: "lockfile.integrityTarget: tar".to_owned(),
         });
     }
     let plan = plan_all_importers(config, &lockfile)?;

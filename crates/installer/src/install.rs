@@ -86,8 +86,15 @@ pub fn install(
         ),
     ] {
         if refused {
-            return Err(InstallError::UnsupportedSetting { setting });
+            return Err(InstallError::UnsupportedSetting {
+                setting: setting.to_owned(),
+            });
         }
+    }
+    if let Some(setting) = config.unsupported.first() {
+        return Err(InstallError::UnsupportedSetting {
+            setting: setting.clone(),
+        });
     }
     let scope = match req.filter {
         Some(filter) => filtered_scope(filter, config, reporter)?,
@@ -102,7 +109,7 @@ pub fn install(
     // installs; pacquet's hoisted planner places the whole tree anew.
     if selected.is_some() && config.node_linker == NodeLinker::Hoisted {
         return Err(InstallError::UnsupportedSetting {
-            setting: "--filter with nodeLinker: hoisted",
+            setting: "--filter with nodeLinker: hoisted".to_owned(),
         });
     }
     let modules_dir = config.workspace_root.join(&config.modules_dir);
@@ -538,7 +545,7 @@ fn build_settings(config: &Config) -> BuildSettings {
         child_concurrency: config.child_concurrency.max(1),
         side_effects_read: config.side_effects_cache,
         side_effects_write: config.side_effects_cache && !config.side_effects_cache_readonly,
-        script_env: crate::build::script_env(config),
+        scripts: crate::build::ScriptSettings::from_config(config),
     }
 }
 

@@ -20,6 +20,8 @@ use std::path::{Path, PathBuf};
 
 use pacquet_config::Config;
 use pacquet_scripts::{BuildNode, BuildOptions, ScriptEvent, ScriptRun};
+
+use crate::build::ScriptSettings;
 use serde_json::Value;
 
 use super::{InstallError, gates::Project};
@@ -54,7 +56,7 @@ impl ProjectScripts<'_> {
             return Ok(());
         };
         let bin_dirs = self.bin_dirs();
-        let env = crate::build::script_env(self.config);
+        let settings = ScriptSettings::from_config(self.config);
         for (stage, command) in scripts(&manifest, &EARLY_ROOT_STAGES) {
             let id = root.to_string_lossy();
             pacquet_scripts::run_stage(&ScriptRun {
@@ -68,7 +70,11 @@ impl ProjectScripts<'_> {
                 extra_bin_dirs: &bin_dirs,
                 reporter: Some(self.report),
                 manifest: &manifest,
-                extra_env: &env,
+                user_agent: settings.user_agent.as_deref(),
+                shell: settings.shell.as_deref(),
+                modules_dir: &self.config.modules_dir,
+                unsafe_perm: settings.unsafe_perm,
+                extra_env: &settings.env,
                 ..ScriptRun::default()
             })?;
         }
@@ -110,14 +116,15 @@ impl ProjectScripts<'_> {
             return Ok(());
         }
         let bin_dirs = self.bin_dirs();
-        let env = crate::build::script_env(self.config);
+        let settings = ScriptSettings::from_config(self.config);
         let opts = BuildOptions {
-            child_concurrency: self.config.child_concurrency.max(1),
-            init_cwd: root,
-            extra_bin_dirs: &bin_dirs,
-            reporter: Some(self.report),
-            extra_env: &env,
-            ..BuildOptions::default()
+            modules_dir: &self.config.modules_dir,
+            ..settings.build_options(
+                self.config.child_concurrency.max(1),
+                root,
+                &bin_dirs,
+                self.report,
+            )
         };
         pacquet_scripts::run_dependency_builds(&nodes, &opts)?;
         Ok(())

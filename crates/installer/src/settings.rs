@@ -49,6 +49,7 @@ pub fn plan_options<'a>(
     };
     opts.hoisting_limits = config.hoisting_limits;
     opts.external_dependencies = config.external_dependencies.clone();
+    opts.dedupe_direct_deps = config.dedupe_direct_deps;
     opts.auto_install_peers = config.auto_install_peers;
     opts.included = IncludedGroups {
         dependencies: config.production,
@@ -77,7 +78,10 @@ pub fn fetcher_options(config: &Config) -> Result<FetcherOptions, InstallError> 
         retry_min_timeout: Duration::from_millis(config.fetch_retry_mintimeout),
         retry_max_timeout: Duration::from_millis(config.fetch_retry_maxtimeout),
         fetch_timeout: Duration::from_millis(config.fetch_timeout),
-        user_agent: format!("pacquet/{} npm/? node/?", env!("CARGO_PKG_VERSION")),
+        user_agent: config
+            .user_agent
+            .clone()
+            .unwrap_or_else(|| format!("pacquet/{} npm/? node/?", env!("CARGO_PKG_VERSION"))),
         network: network_options(config)?,
     })
 }

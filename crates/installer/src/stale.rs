@@ -88,9 +88,10 @@ pub fn apply(new: &Existing<'_>, survey: Survey) -> Result<Reconciled, InstallEr
         return Ok(Reconciled::default());
     }
     let modules = new.root.join(&new.opts.modules_dir);
+    pacquet_state::sweep_stale_temps(&modules, &[".modules.yaml"]);
     pacquet_state::sweep_stale_temps(
-        &modules,
-        &[".modules.yaml", crate::write_state::WORKSPACE_STATE_FILE],
+        &new.root.join("node_modules"),
+        &[crate::write_state::WORKSPACE_STATE_FILE],
     );
     pacquet_state::sweep_stale_temps(&new.root.join(&new.opts.virtual_store_dir), &["lock.yaml"]);
     match survey {

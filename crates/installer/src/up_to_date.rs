@@ -25,8 +25,8 @@ pub fn is_up_to_date(config: &Config, modules_dir: &Path, virtual_store_dir: &Pa
 }
 
 fn check(config: &Config, modules_dir: &Path, virtual_store_dir: &Path) -> Option<bool> {
-    let state_path = modules_dir.join(write_state::WORKSPACE_STATE_FILE);
-    let state: Value = serde_json::from_slice(&std::fs::read(state_path).ok()?).ok()?;
+    let state_path = write_state::state_file_path(&config.workspace_root);
+    let state: Value = serde_json::from_slice(&std::fs::read(&state_path).ok()?).ok()?;
     let validated_at = state.get("lastValidatedTimestamp")?.as_u64()?;
     // A filtered install left projects out (docs/filtering.md §5).
     if state.get("filteredInstall") == Some(&Value::Bool(true)) {
@@ -92,7 +92,7 @@ fn check(config: &Config, modules_dir: &Path, virtual_store_dir: &Path) -> Optio
         && virtual_store_dir.join("lock.yaml").is_file();
     let up_to_date = unchanged && present;
     if up_to_date && let Some(recorded) = &recorded {
-        recorded.refresh(&state, modules_dir);
+        recorded.refresh(&state, &state_path);
     }
     Some(up_to_date)
 }
@@ -134,7 +134,7 @@ impl<'a> Recorded<'a> {
     /// Rewrites the state file with the `stat` of the files that were
     /// checked by content, as pnpm 12 does, so the next repeat install
     /// needs `stat` calls only again. Best effort.
-    fn refresh(&self, state: &Value, modules_dir: &Path) {
+    fn refresh(&self, state: &Value, state_path: &Path) {
         let restat = self.restat.borrow();
         if restat.is_empty() {
             return;
@@ -151,12 +151,12 @@ impl<'a> Recorded<'a> {
                 entry.insert("size".into(), stat.size.into());
             }
         }
-        block["recordedAtNs"] = validation::filesystem_clock_ns(modules_dir).into();
+        let state_dir = state_path.parent().unwrap_or(state_path);
+        block["recordedAtNs"] = validation::filesystem_clock_ns(state_dir).into();
         let now = std::time::SystemTime::now().duration_since(UNIX_EPOCH);
         state["lastValidatedTimestamp"] = now.map_or(0, |d| d.as_millis() as u64).into();
         let text = pacquet_state::render_workspace_state(&state);
-        let path = modules_dir.join(write_state::WORKSPACE_STATE_FILE);
-        let _ = pacquet_state::write_atomic(&path, text.as_bytes());
+        let _ = pacquet_state::write_atomic(state_path, text.as_bytes());
     }
 
     /// The recorded `stat` still describes `path`, and it was recorded

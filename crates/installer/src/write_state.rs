@@ -4,14 +4,14 @@
 
 use std::{
     collections::HashSet,
-    path::Path,
+    path::{Path, PathBuf},
     time::{SystemTime, UNIX_EPOCH},
 };
 
 use indexmap::IndexMap;
 use pacquet_config::Config;
 use pacquet_lockfile::{DependencyGroup, ProjectManifest, resolve_override_references};
-use serde_json::json;
+use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
 use pacquet_state::{
@@ -32,6 +32,14 @@ pub const PACKAGE_MANAGER: &str = "pnpm@12.21.0";
 
 /// Written last: its `lastValidatedTimestamp` vouches for the whole tree.
 pub const WORKSPACE_STATE_FILE: &str = ".pnpm-workspace-state-v1.json";
+
+/// The workspace state lives in `<root>/node_modules` whatever `modulesDir`
+/// says (pnpm 12.21 creates that directory for it; docs/layout.md §9).
+pub fn state_file_path(workspace_root: &Path) -> PathBuf {
+    workspace_root
+        .join("node_modules")
+        .join(WORKSPACE_STATE_FILE)
+}
 
 pub struct StateInputs<'a> {
     pub config: &'a Config,
@@ -168,7 +176,10 @@ pub fn write_workspace_state(inputs: &StateInputs<'_>) -> Result<(), InstallErro
         settings: settings(config, &store_dir),
         validation: validation(inputs, &modules),
     };
-    let state_path = modules.join(WORKSPACE_STATE_FILE);
+    let state_path = state_file_path(root);
+    if let Some(dir) = state_path.parent() {
+        std::fs::create_dir_all(dir).map_err(InstallError::write(dir))?;
+    }
     write_atomic(&state_path, workspace_state(&state).as_bytes())
         .map_err(InstallError::write(&state_path))?;
 
@@ -333,19 +344,35 @@ pub fn settings(config: &Config, store_dir: &str) -> WorkspaceStateSettings {
         (true, false) => Some(vec![".".into()]),
         (true, true) => Some(config.packages.clone()),
     };
+    // The lists the setting gave, as given (checked with pnpm 12.21).
     let archs = &config.supported_architectures;
-    if *archs != pacquet_config::SupportedArchitectures::default() {
-        s.supported_architectures = Some(json!({
-            "os": archs.os,
-            "cpu": archs.cpu,
-            "libc": archs.libc,
-        }));
+    let given = config.supported_architectures_given;
+    if given.contains(&true) {
+        let mut recorded = serde_json::Map::new();
+        for ((key, list), given) in [
+            ("os", &archs.os),
+            ("cpu", &archs.cpu),
+            ("libc", &archs.libc),
+        ]
+        .into_iter()
+        .zip(given)
+        {
+            if given {
+                recorded.insert(key.to_owned(), json!(list));
+            }
+        }
+        s.supported_architectures = Some(Value::Object(recorded));
     }
     // Recorded, absolute, when not the default (checked with pnpm 12.21).
     let default_vsd = config
         .workspace_root
         .join(&config.modules_dir)
         .join(".pnpm");
+    // Also with the global virtual store off (checked with pnpm 12.21).
+    if config.global_virtual_store_dir != config.store_dir.join("links") {
+        let dir = config.global_virtual_store_dir.to_string_lossy();
+        s.extra.insert("globalVirtualStoreDir".into(), json!(dir));
+    }
     if config.virtual_store_dir != default_vsd {
         let vsd = config.virtual_store_dir.to_string_lossy();
         s.extra.insert("virtualStoreDir".into(), json!(vsd));

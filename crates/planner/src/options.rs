@@ -118,6 +118,9 @@ pub struct PlanOptions<'a> {
     pub auto_install_peers: bool,
     /// `externalDependencies` (hoisted layout): root names kept free.
     pub external_dependencies: Vec<String>,
+    /// `dedupeDirectDeps` (isolated layout): another project does not link
+    /// what the root's `node_modules` already resolves the same way.
+    pub dedupe_direct_deps: bool,
 }
 
 impl<'a> PlanOptions<'a> {
@@ -157,6 +160,7 @@ impl<'a> PlanOptions<'a> {
             hoisting_limits: pacquet_config::HoistingLimits::None,
             auto_install_peers: true,
             external_dependencies: Vec::new(),
+            dedupe_direct_deps: false,
         }
     }
 }

@@ -23,7 +23,7 @@ pub use error::{ScriptFailure, ScriptsError};
 pub use policy::{BuildDecision, BuildPolicy, ignored_builds_error};
 pub use runner::{
     BuildNode, BuildOptions, BuildReport, ScriptEvent, ScriptOutcome, ScriptRun, ScriptSource,
-    bin_dirs_in_parent_dirs, run_dependency_builds, run_stage,
+    bin_dirs_in_parent_dirs, default_unsafe_perm, run_dependency_builds, run_stage,
 };
 pub use side_effects::{
     DepsHashMemo, HashInput, deps_hash, node_arch, node_major, node_platform, node_version,

@@ -31,7 +31,7 @@ pub fn run(cli: &Cli, args: &DeployArgs, runtime: &tokio::runtime::Handle) -> Cl
         target: cwd.join(&args.target),
         force: args.force,
     };
-    let reporter = reporter(cli, &args.target);
+    let reporter = reporter(cli, &config, &args.target);
     pacquet_deploy::deploy(&request, runtime, reporter.as_ref()).map_err(boxed)?;
     Ok(())
 }

@@ -20,10 +20,11 @@ pub fn run(cli: &Cli, args: &FetchArgs, runtime: &tokio::runtime::Handle) -> Cli
         },
     )?;
     let cwd = cwd(cli)?;
-    let reporter = reporter(cli, &cwd);
+    let reporter = reporter(cli, &config, &cwd);
     let summary = pacquet_installer::fetch(&config, runtime, reporter.as_ref()).map_err(boxed)?;
     info(
         cli,
+        &config,
         &cwd,
         &format!(
             "Fetched {} packages into {} ({} downloaded)",

@@ -1,18 +1,10 @@
 //! `pacquet install`: load settings, then hand over to the install pipeline.
 
-use std::io::IsTerminal;
-
 use miette::Diagnostic;
 use pacquet_config::{CliOverrides, LoadOptions};
-use pacquet_installer::{
-    InstallRequest, ProjectFilter, install,
-    reporter::{Reporter, SilentReporter},
-};
+use pacquet_installer::{InstallRequest, ProjectFilter, install};
 
-use crate::{
-    args::{Cli, InstallArgs, Reporter as ReporterKind},
-    reporter::{DefaultReporter, NdjsonReporter},
-};
+use crate::args::{Cli, InstallArgs};
 
 pub fn run(
     cli: &Cli,
@@ -49,11 +41,7 @@ pub fn run(
     let config = pacquet_config::load(&options)
         .map_err(|e| Box::new(e) as Box<dyn Diagnostic + Send + Sync>)?;
 
-    let reporter: Box<dyn Reporter> = match cli.reporter {
-        ReporterKind::Silent => Box::new(SilentReporter),
-        ReporterKind::Ndjson => Box::new(NdjsonReporter::new(cwd.display().to_string())),
-        ReporterKind::Default => Box::new(DefaultReporter::new(std::io::stdout().is_terminal())),
-    };
+    let reporter = super::settings::reporter(cli, &config, &cwd);
     let filter = project_filter(cli, &config, &cwd);
     let request = InstallRequest {
         config: &config,

@@ -2,60 +2,8 @@
 //! sets is set to the same value (paths mapped between the two
 //! installs), except pnpm's own install paths.
 
-use std::collections::BTreeMap;
-
-use super::helpers::{Run, Setup, Tool, assert_success, both};
+use super::helpers::{Setup, Tool, assert_same_envs, assert_success, both, normalized};
 use pacquet_testing::Registry;
-
-/// Values that name pnpm's own files or the calling shell.
-const NOT_COMPARED: [&str; 4] = ["npm_execpath", "npm_config_node_gyp", "_", "OLDPWD"];
-
-/// The recorded environment with the project and env dirs replaced by
-/// placeholders, `PATH` without pnpm's bundled `node-gyp-bin` (pacquet
-/// bundles no node-gyp).
-fn normalized(run: &Run, package: &str, event: &str) -> (String, BTreeMap<String, String>) {
-    let recorded = run.recorded_env(package, event);
-    let project = run.project.to_string_lossy().into_owned();
-    let env_root = run.env.root.to_string_lossy().into_owned();
-    let map = |s: &str| s.replace(&project, "<project>").replace(&env_root, "<env>");
-    let mut out = BTreeMap::new();
-    for (key, value) in recorded["env"].as_object().unwrap() {
-        if NOT_COMPARED.contains(&key.as_str()) {
-            continue;
-        }
-        let mut value = map(value.as_str().unwrap_or_default());
-        if key == "PATH" {
-            value = value
-                .split(':')
-                .filter(|dir| !dir.ends_with("/node-gyp-bin"))
-                .collect::<Vec<_>>()
-                .join(":");
-        }
-        out.insert(key.clone(), value);
-    }
-    (map(recorded["cwd"].as_str().unwrap()), out)
-}
-
-/// Compares every recorded script environment of the two runs; returns how
-/// many were compared.
-pub fn assert_same_envs(pnpm: &Run, pacquet: &Run) -> usize {
-    let mut compared = 0;
-    for line in pnpm.log() {
-        let (package, event) = line.split_once(' ').unwrap();
-        let (their_cwd, theirs) = normalized(pnpm, package, event);
-        let (our_cwd, ours) = normalized(pacquet, package, event);
-        assert_eq!(our_cwd, their_cwd, "{line}: cwd");
-        let differing: Vec<String> = theirs
-            .keys()
-            .chain(ours.keys())
-            .filter(|k| theirs.get(*k) != ours.get(*k))
-            .map(|k| format!("{k}: pnpm {:?}, pacquet {:?}", theirs.get(k), ours.get(k)))
-            .collect();
-        assert!(differing.is_empty(), "{line}:\n{}", differing.join("\n"));
-        compared += 1;
-    }
-    compared
-}
 
 #[test]
 fn scripts_get_the_environment_pnpm_12_gives_them() {

@@ -3,8 +3,7 @@
 
 use pacquet_testing::{DiffOptions, Registry, assert_trees_equal};
 
-use super::env::assert_same_envs;
-use super::helpers::{PROJECT, Setup, Tool, assert_success, both};
+use super::helpers::{PROJECT, Setup, Tool, assert_same_envs, assert_success, both};
 use super::order::{assert_pnpm_order, script_lines};
 
 /// The fixture's `pnpm-workspace.yaml` with `nodeLinker: hoisted`.

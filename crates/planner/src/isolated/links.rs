@@ -1,6 +1,8 @@
 //! The symlinks of the isolated layout, with the directories they live in:
 //! slot siblings, importers' direct dependencies, hoisted aliases.
 
+use std::collections::HashMap;
+
 use super::{
     dirs::{DirSet, parent},
     graph::{Edge, Graph},
@@ -103,6 +105,13 @@ impl Links {
     }
 
     /// Each importer's direct dependencies in its `node_modules`.
+    ///
+    /// With `dedupe` (`dedupeDirectDeps`, the root and another project
+    /// installed), another project gets no link, and so no command, for an
+    /// alias the root's `node_modules` already resolves to the same
+    /// directory: a direct dependency of the root, or an alias hoisted
+    /// there (docs/layout.md §3).
+    #[allow(clippy::too_many_arguments)]
     pub fn importers(
         &mut self,
         graph: &Graph,
@@ -111,7 +120,11 @@ impl Links {
         slots: &[Slot],
         slot_of: &[usize],
         modules_dir: &str,
+        dedupe: Option<HashMap<&str, &str>>,
     ) -> Vec<ImporterPlan> {
+        let dedupe =
+            dedupe.filter(|_| selections.len() > 1 && selections.iter().any(|s| s.id == "."));
+        let mut root_targets: HashMap<String, String> = HashMap::new();
         let mut importers = Vec::with_capacity(selections.len());
         for (imp, (sel, edges)) in selections.iter().zip(importer_edges).enumerate() {
             let modules = join(&sel.dir, modules_dir);
@@ -132,6 +145,19 @@ impl Links {
                     DirectTarget::Slot(s) => (slots[*s].package_dir.as_str(), Some(*s)),
                     DirectTarget::Link(dir) => (dir.as_str(), None),
                 };
+                if let Some(hoisted) = &dedupe {
+                    if sel.id == "." {
+                        root_targets.insert((*alias).to_owned(), target_dir.to_owned());
+                    } else {
+                        let at_root = root_targets
+                            .get(*alias)
+                            .map(String::as_str)
+                            .or_else(|| hoisted.get(alias).copied());
+                        if at_root == Some(target_dir) {
+                            continue;
+                        }
+                    }
+                }
                 let path = join(&modules, alias);
                 self.link(path, target_dir, LinkOwner::Importer(imp), target_slot);
                 direct.push(DirectDep {

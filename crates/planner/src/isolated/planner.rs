@@ -1,5 +1,7 @@
 //! [`plan`]: lockfile + options → [`Plan`].
 
+use std::collections::HashMap;
+
 use indexmap::IndexMap;
 use pacquet_config::name_pattern::Matcher;
 use pacquet_lockfile::Lockfile;
@@ -49,14 +51,6 @@ pub fn plan(lockfile: &Lockfile, opts: &PlanOptions) -> Result<Plan, PlanError> 
         links.dirs.add(&opts.virtual_store_dir);
     }
     links.siblings(&graph, &slots.slots, &slots.nodes, &slots.slot_of, opts);
-    let importers = links.importers(
-        &graph,
-        &selections,
-        &importer_edges,
-        &slots.slots,
-        &slots.slot_of,
-        &opts.modules_dir,
-    );
     // `--no-optional` leaves optional snapshots out even where a regular
     // edge leads to them: nothing of theirs is hoisted.
     let entries: Vec<_> = entries.into_iter().filter(|e| reached[e.node]).collect();
@@ -69,6 +63,23 @@ pub fn plan(lockfile: &Lockfile, opts: &PlanOptions) -> Result<Plan, PlanError> 
         dir_names: &slots.dir_names,
     };
     let records = hoisting.decide(opts);
+    let dedupe = opts.dedupe_direct_deps.then(|| {
+        public_targets(
+            &records,
+            &slots.slots,
+            &slots.slot_of,
+            opts.hoisted_projects(&selections),
+        )
+    });
+    let importers = links.importers(
+        &graph,
+        &selections,
+        &importer_edges,
+        &slots.slots,
+        &slots.slot_of,
+        &opts.modules_dir,
+        dedupe,
+    );
     if !records.is_empty() && !opts.hoist_pattern.is_empty() {
         // pnpm 12 makes it when anything is hoisted and private hoisting is
         // on, even if everything went public (`shamefullyHoist: true`).
@@ -103,6 +114,31 @@ pub fn plan(lockfile: &Lockfile, opts: &PlanOptions) -> Result<Plan, PlanError> 
         unlinked_peers,
         unlinked_siblings: links.unlinked_siblings,
     })
+}
+
+/// Alias → directory of what public hoisting puts in the root's
+/// `node_modules`.
+fn public_targets<'s>(
+    records: &[(Candidate<'_>, &'s str, HoistKind)],
+    slots: &'s [Slot],
+    slot_of: &[usize],
+    projects: &'s [ImporterSelection],
+) -> HashMap<&'s str, &'s str> {
+    let mut targets = HashMap::new();
+    for (candidate, alias, kind) in records {
+        if *kind != HoistKind::Public {
+            continue;
+        }
+        let dir = match candidate {
+            Candidate::Node(i) => slots[slot_of[*i]].package_dir.as_str(),
+            Candidate::Importer(id) => match projects.iter().find(|p| p.id == *id) {
+                Some(project) => project.dir.as_str(),
+                None => continue,
+            },
+        };
+        targets.insert(*alias, dir);
+    }
+    targets
 }
 
 /// The reached nodes as slots, in lockfile key order.

@@ -6,17 +6,18 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 /// Directories prepended to `PATH`, in pnpm's order: the package's own
-/// `node_modules/.bin`, then `<dir>/.bin` for every ancestor directory
+/// `<modules_dir>/.bin` (a project's `modulesDir`, else `node_modules`), then `<dir>/.bin` for every ancestor directory
 /// named `node_modules` (its slot's, then the project's), then
 /// `node_gyp_bin` (pnpm's bundled `node-gyp-bin`), then `extra_bin_dirs`
 /// (pnpm: `<root>/node_modules/.pnpm/node_modules/.bin`,
 /// `<root>/node_modules/.bin`).
 pub fn lifecycle_path_dirs(
     package_dir: &Path,
+    modules_dir: &str,
     node_gyp_bin: Option<&Path>,
     extra_bin_dirs: &[PathBuf],
 ) -> Vec<PathBuf> {
-    let mut dirs = vec![package_dir.join("node_modules/.bin")];
+    let mut dirs = vec![package_dir.join(modules_dir).join(".bin")];
     for ancestor in package_dir.ancestors().skip(1) {
         if ancestor.file_name().is_some_and(|n| n == "node_modules") {
             dirs.push(ancestor.join(".bin"));

@@ -48,6 +48,12 @@ pub struct BuildOptions<'a> {
     pub stream_output: bool,
     pub reporter: Option<&'a (dyn Fn(&ScriptEvent<'_>) + Sync)>,
     pub user_agent: Option<&'a str>,
+    /// `scriptShell` ([`ScriptRun::shell`]).
+    pub shell: Option<&'a Path>,
+    /// [`ScriptRun::modules_dir`].
+    pub modules_dir: &'a str,
+    /// `unsafePerm` ([`ScriptRun::unsafe_perm`]).
+    pub unsafe_perm: bool,
     pub extra_env: &'a [(String, String)],
     /// Called on the worker thread after a package's stages all succeeded
     /// (e.g. to diff it and write its side-effects cache entry). An error
@@ -65,6 +71,9 @@ impl Default for BuildOptions<'_> {
             stream_output: false,
             reporter: None,
             user_agent: None,
+            shell: None,
+            modules_dir: "node_modules",
+            unsafe_perm: false,
             extra_env: &[],
             after_build: None,
         }
@@ -276,6 +285,9 @@ fn build_one(node: &BuildNode, opts: &BuildOptions<'_>) -> Result<(), ScriptsErr
             reporter: opts.reporter,
             manifest: &node.manifest,
             user_agent: opts.user_agent,
+            shell: opts.shell,
+            modules_dir: opts.modules_dir,
+            unsafe_perm: opts.unsafe_perm,
             extra_env: opts.extra_env,
             optional: node.optional,
         })?;

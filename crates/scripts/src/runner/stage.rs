@@ -49,10 +49,33 @@ pub struct ScriptRun<'a> {
     /// `npm_config_user_agent`; default
     /// `pnpm/12.21.0 npm/? node/? <platform> <arch>` as pnpm 12 sets it.
     pub user_agent: Option<&'a str>,
+    /// `scriptShell`: run the script as `<shell> -c <script>` instead of
+    /// with `sh` (`cmd` on Windows).
+    pub shell: Option<&'a Path>,
+    /// The name of the package's own modules directory: `node_modules` for
+    /// a dependency, the `modulesDir` setting for a project (its
+    /// `<modules_dir>/.bin` leads `PATH`).
+    pub modules_dir: &'a str,
+    /// `unsafePerm`: when false, the script's `TMPDIR` is the package's
+    /// `node_modules/.tmp` (see [`default_unsafe_perm`]).
+    pub unsafe_perm: bool,
     /// Set last, overriding anything above (e.g. `npm_execpath`).
     pub extra_env: &'a [(String, String)],
     /// The package is an optional dependency (reported with the events).
     pub optional: bool,
+}
+
+/// pnpm 12's `unsafePerm` when the setting is not given: true, except for
+/// root on Unix (checked with pnpm 12.21 as root and as `nobody`).
+pub fn default_unsafe_perm() -> bool {
+    #[cfg(unix)]
+    {
+        !rustix::process::getuid().is_root()
+    }
+    #[cfg(not(unix))]
+    {
+        true
+    }
 }
 
 impl Default for ScriptRun<'_> {
@@ -71,6 +94,9 @@ impl Default for ScriptRun<'_> {
             reporter: None,
             manifest: &NULL,
             user_agent: None,
+            shell: None,
+            modules_dir: "node_modules",
+            unsafe_perm: false,
             extra_env: &[],
             optional: false,
         }
@@ -220,10 +246,10 @@ fn signal(_status: ExitStatus) -> Option<i32> {
     None
 }
 
-/// `sh -c <script>`.
+/// `<shell> -c <script>`, `sh` unless `scriptShell` names another.
 #[cfg(unix)]
-fn shell(script: &str) -> Command {
-    let mut cmd = Command::new("sh");
+fn shell(script: &str, script_shell: Option<&Path>) -> Command {
+    let mut cmd = Command::new(script_shell.unwrap_or(Path::new("sh")));
     cmd.arg("-c").arg(script);
     cmd
 }
@@ -231,9 +257,15 @@ fn shell(script: &str) -> Command {
 /// `%ComSpec% /d /s /c "<script>"`, the script passed verbatim as npm's
 /// `@npmcli/run-script` passes it on Windows (`/s` strips the outer quotes;
 /// `cmd` does not parse the quoting `std` would add).
+/// Another `scriptShell` gets `-c <script>` as on Unix.
 #[cfg(windows)]
-fn shell(script: &str) -> Command {
+fn shell(script: &str, script_shell: Option<&Path>) -> Command {
     use std::os::windows::process::CommandExt;
+    if let Some(script_shell) = script_shell {
+        let mut cmd = Command::new(script_shell);
+        cmd.arg("-c").arg(script);
+        return cmd;
+    }
     let comspec = std::env::var_os("ComSpec").unwrap_or_else(|| OsString::from("cmd.exe"));
     let mut cmd = Command::new(comspec);
     cmd.raw_arg("/d /s /c").raw_arg(format!("\"{script}\""));
@@ -243,21 +275,28 @@ fn shell(script: &str) -> Command {
 /// The shell command with cwd and environment, not yet spawned.
 pub(crate) fn command(opts: &ScriptRun<'_>) -> Command {
     let dir = opts.package_dir;
-    let mut cmd = shell(opts.command);
+    let mut cmd = shell(opts.command, opts.shell);
     cmd.current_dir(dir);
 
-    let mut path_dirs = lifecycle_path_dirs(dir, opts.node_gyp_bin, opts.extra_bin_dirs);
+    let mut path_dirs = lifecycle_path_dirs(
+        dir,
+        opts.modules_dir,
+        opts.node_gyp_bin,
+        opts.extra_bin_dirs,
+    );
     if let Some(inherited) = std::env::var_os("PATH") {
         path_dirs.extend(std::env::split_paths(&inherited));
     }
     let path = std::env::join_paths(path_dirs).unwrap_or_else(|_| OsString::from(""));
     cmd.env("PATH", path);
 
-    let tmp = dir.join("node_modules/.tmp");
-    // Best effort, as a missing TMPDIR only matters to scripts that use it.
-    let _ = std::fs::create_dir_all(&tmp);
-    cmd.env("TMPDIR", &tmp)
-        .env("PWD", dir)
+    if !opts.unsafe_perm {
+        let tmp = dir.join("node_modules/.tmp");
+        // Best effort, as a missing TMPDIR only matters to scripts that use it.
+        let _ = std::fs::create_dir_all(&tmp);
+        cmd.env("TMPDIR", &tmp);
+    }
+    cmd.env("PWD", dir)
         .env("INIT_CWD", opts.init_cwd)
         .env("PNPM_SCRIPT_SRC_DIR", dir)
         .env("npm_command", "install")

@@ -19,7 +19,7 @@ pub fn run(cli: &Cli, config: &Config, tarballs: &[PathBuf]) -> CliResult<()> {
     let mut failed = false;
     for outcome in &outcomes {
         match &outcome.result {
-            Ok(package_id) => info(cli, &cwd, &format!("+ {package_id}")),
+            Ok(package_id) => info(cli, config, &cwd, &format!("+ {package_id}")),
             Err(err) => {
                 failed = true;
                 let code = error_code(err.as_ref()).unwrap_or_default();

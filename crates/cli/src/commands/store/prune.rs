@@ -15,11 +15,13 @@ pub fn run(cli: &Cli, config: &Config) -> CliResult<()> {
     let files = plural(summary.files, "file");
     info(
         cli,
+        config,
         &cwd,
         &format!("Removed {files} ({} bytes)", summary.bytes),
     );
     info(
         cli,
+        config,
         &cwd,
         &format!("Removed {}", plural(summary.packages, "package")),
     );

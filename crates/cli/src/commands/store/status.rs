@@ -15,6 +15,11 @@ pub fn run(cli: &Cli, config: &Config) -> CliResult<()> {
     if !modified.is_empty() {
         return Err(Box::new(StoreOpsError::Modified { packages: modified }));
     }
-    info(cli, &cwd(cli)?, "Packages in the store are untouched");
+    info(
+        cli,
+        config,
+        &cwd(cli)?,
+        "Packages in the store are untouched",
+    );
     Ok(())
 }

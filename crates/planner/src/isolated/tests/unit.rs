@@ -506,3 +506,73 @@ snapshots:
         ]
     );
 }
+
+/// `dedupeDirectDeps`: a project links no dependency the root's
+/// `node_modules` already has under the same alias with the same target
+/// (docs/layout.md §3); another version keeps its link.
+#[test]
+fn dedupe_direct_deps_skips_what_the_root_has() {
+    let text = "lockfileVersion: '9.0'
+
+importers:
+
+  .:
+    dependencies:
+      a:
+        specifier: 1.0.0
+        version: 1.0.0
+      b:
+        specifier: 1.0.0
+        version: 1.0.0
+
+  p:
+    dependencies:
+      a:
+        specifier: 1.0.0
+        version: 1.0.0
+      b:
+        specifier: 2.0.0
+        version: 2.0.0
+
+packages:
+
+  a@1.0.0:
+    resolution: {integrity: sha512-a}
+
+  b@1.0.0:
+    resolution: {integrity: sha512-b1}
+
+  b@2.0.0:
+    resolution: {integrity: sha512-b2}
+
+snapshots:
+
+  a@1.0.0: {}
+
+  b@1.0.0: {}
+
+  b@2.0.0: {}
+";
+    let lockfile = Lockfile::parse(text, std::path::Path::new("pnpm-lock.yaml")).unwrap();
+    let project_links = |dedupe: bool| {
+        let mut opts = PlanOptions::new(host(), &url);
+        opts.importers = vec![
+            crate::ImporterSelection::new(".", None),
+            crate::ImporterSelection::new("p", Some("p")),
+        ];
+        opts.dedupe_direct_deps = dedupe;
+        let plan = plan(&lockfile, &opts).unwrap();
+        let aliases: Vec<String> = plan.importers[1]
+            .direct
+            .iter()
+            .map(|d| d.alias.clone())
+            .collect();
+        let linked = links(&plan)
+            .into_iter()
+            .filter(|l| l.starts_with("p/"))
+            .count();
+        (aliases, linked)
+    };
+    assert_eq!(project_links(false), (vec!["a".into(), "b".into()], 2));
+    assert_eq!(project_links(true), (vec!["b".into()], 1));
+}
