@@ -284,6 +284,57 @@ fn damaged_store_file_is_refetched() {
     assert_eq!(std::fs::read(&file).unwrap(), original);
 }
 
+/// A store row whose manifest names another package than the lockfile's
+/// (`strictStorePkgContentCheck`, on by default): pacquet refuses it
+/// before writing anything, as pnpm 12 refuses it; with the check off,
+/// both install.
+#[test]
+fn a_store_row_for_another_package_is_refused_like_pnpm() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let (env, project) = setup(&registry, tmp.path(), "basic");
+    pacquet_install_ok(&env, &project, &[]);
+    let db = rusqlite::Connection::open(env.store_dir.join("v11/index.db")).unwrap();
+    let (key, data): (String, Vec<u8>) = db
+        .query_row(
+            "SELECT key, data FROM package_index WHERE key LIKE '%pq-plain@1.1.0'",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    let mut row = pacquet_store_index::decode(&data).unwrap();
+    row.manifest.as_mut().unwrap()["name"] = "pq-impostor".into();
+    let data = pacquet_store_index::encode(&row);
+    db.execute(
+        "UPDATE package_index SET data = ?1 WHERE key = ?2",
+        rusqlite::params![data, key],
+    )
+    .unwrap();
+    drop(db);
+    std::fs::remove_dir_all(project.join("node_modules")).unwrap();
+
+    let ours = pacquet(&env, &project, &["install", "--frozen-lockfile"]);
+    assert_fails_with(&ours, "ERR_PNPM_UNEXPECTED_PKG_CONTENT_IN_STORE");
+    assert!(
+        stderr(&ours).contains("pq-impostor@1.1.0"),
+        "{}",
+        stderr(&ours)
+    );
+    assert!(!project.join("node_modules").exists());
+    let pnpm = env.run(&project, &["install", "--frozen-lockfile"]);
+    let pnpm_text = String::from_utf8_lossy(&pnpm.stdout).into_owned() + &stderr(&pnpm);
+    assert_eq!(pnpm.status.code(), Some(1), "{pnpm_text}");
+    assert!(
+        pnpm_text.contains("ERR_PNPM_UNEXPECTED_PKG_CONTENT_IN_STORE"),
+        "{pnpm_text}"
+    );
+    std::fs::remove_dir_all(project.join("node_modules")).ok();
+
+    support::add_settings(&project, "\nstrictStorePkgContentCheck: false\n");
+    pacquet_install_ok(&env, &project, &[]);
+    assert!(project.join("node_modules/pq-plain/package.json").exists());
+}
+
 /// `engineStrict` turns pnpm 12's engine warning into
 /// ERR_PNPM_UNSUPPORTED_ENGINE, before anything is written.
 #[test]

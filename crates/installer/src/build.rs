@@ -204,7 +204,7 @@ impl<'a> Builds<'a> {
 
     /// Whether a package that needs a build may run its scripts; records
     /// the ones that may not where pnpm reports them.
-    fn may_build(&self, slot: &Slot) -> bool {
+    pub(crate) fn may_build(&self, slot: &Slot) -> bool {
         match slot.build {
             BuildPermission::Allowed => true,
             BuildPermission::Denied => false,

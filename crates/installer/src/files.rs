@@ -13,7 +13,7 @@ use pacquet_cas::Cas;
 use pacquet_import::{
     ImportMethod, ImportOutcome, ImportState, PackageFile, import_new_package, import_package,
 };
-use pacquet_store_index::{FileInfo, PackageFilesIndex};
+use pacquet_store_index::{FileInfo, PackageFilesIndex, RowSummary};
 use serde_json::Value;
 
 use super::{
@@ -22,7 +22,7 @@ use super::{
 };
 use crate::link_gate::LinkGate;
 use crate::reporter::{Event, Origin, Reporter};
-use pacquet_planner::Slot;
+use pacquet_planner::{BuildPermission, Slot};
 
 /// What every package import of one install shares.
 pub struct LinkContext<'a> {
@@ -133,6 +133,47 @@ impl LinkContext<'_> {
                 package_id: slot.dep_path.as_str(),
             });
         }
+    }
+
+    /// A package already complete in its directory, recorded from its row's
+    /// summary alone: its manifest (for bins), whether it provides skills,
+    /// and a build it does not get. `false` when that is not enough: the
+    /// directory may be incomplete, its marker is not `package.json`, or a
+    /// build or patch needs the file list.
+    pub fn complete_from_summary(
+        &self,
+        slot_index: usize,
+        slot: &Slot,
+        summary: &RowSummary,
+    ) -> Result<bool, InstallError> {
+        let fresh = self.gate.wait()?;
+        let needs_build = summary.requires_build == Some(true);
+        if fresh
+            || !summary.has_package_json
+            || slot.patch.is_some()
+            || (needs_build && slot.build == BuildPermission::Allowed)
+        {
+            return Ok(false);
+        }
+        let dest = self.root.join(&slot.package_dir);
+        if std::fs::symlink_metadata(dest.join("package.json")).is_err() {
+            return Ok(false);
+        }
+        self.reporter.report(Event::Fetched {
+            package_id: slot.dep_path.as_str(),
+            origin: Origin::Store,
+        });
+        if needs_build {
+            // Not allowed: recorded where pnpm reports it.
+            self.builds.may_build(slot);
+        }
+        if let Some(manifest) = &summary.manifest {
+            let _ = self.manifests[slot_index].set(manifest.clone());
+        }
+        if summary.provides_skills {
+            self.skills[slot_index].store(true, Ordering::Relaxed);
+        }
+        Ok(true)
     }
 
     /// Whether the slot's directory holds a finished import of `row` (never

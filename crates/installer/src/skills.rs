@@ -12,11 +12,9 @@ use pacquet_store_index::FileInfo;
 /// `skills/<dir>[/<dir>…]/SKILL.md` (exact case; `skills/SKILL.md` is not
 /// one).
 pub(crate) fn provides_skills(files: &[(String, FileInfo)]) -> bool {
-    files.iter().any(|(path, _)| {
-        path.strip_prefix("skills/")
-            .and_then(|rest| rest.strip_suffix("/SKILL.md"))
-            .is_some_and(|dirs| !dirs.is_empty())
-    })
+    files
+        .iter()
+        .any(|(path, _)| pacquet_store_index::is_skill_file(path))
 }
 
 /// `name@version` of every importer's direct dependency whose package

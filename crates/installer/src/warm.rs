@@ -26,7 +26,14 @@ pub fn link_warm(
         .par_iter()
         .map(|&i| {
             let slot = &plan.slots[i];
-            let row = rows.for_slot(i).expect("warm slots have rows");
+            let summary = rows.summary_for_slot(i).expect("warm slots have rows");
+            if ctx.complete_from_summary(i, slot, summary)? {
+                return Ok(None);
+            }
+            // A file list that cannot be decoded: fetch the package again.
+            let Some(row) = rows.for_slot(i) else {
+                return Ok(Some(i));
+            };
             // A directory whose marker exists needs no store check: the
             // import leaves it alone.
             let complete = ctx.verify.then(|| ctx.is_complete(slot, row)).transpose()?;

@@ -6,7 +6,7 @@
 //! row; only `manifest` and unknown fields go through `serde_json::Value`.
 
 use crate::error::DecodeError;
-use crate::types::{FileInfo, PackageFilesIndex, SideEffectsDiff};
+use crate::types::{FileInfo, PackageFilesIndex, RowSummary, SideEffectsDiff};
 use serde_json::{Map, Number, Value};
 use std::rc::Rc;
 
@@ -27,6 +27,23 @@ pub fn decode(bytes: &[u8]) -> Result<PackageFilesIndex, DecodeError> {
         });
     }
     Ok(row)
+}
+
+/// Decodes what a row says about its package without building its file
+/// list: the file records are walked, not copied (docs/store.md §6.3).
+pub fn decode_summary(bytes: &[u8]) -> Result<RowSummary, DecodeError> {
+    let mut reader = Reader {
+        bytes,
+        pos: 0,
+        slots: std::array::from_fn(|_| None),
+    };
+    let summary = reader.summary()?;
+    if reader.pos != bytes.len() {
+        return Err(DecodeError::TrailingBytes {
+            len: bytes.len() - reader.pos,
+        });
+    }
+    Ok(summary)
 }
 
 /// How the fields of an object-like value are laid out.
@@ -91,6 +108,49 @@ impl<'a> Reader<'a> {
             return Err(DecodeError::MissingField { field: "files" });
         }
         Ok(row)
+    }
+
+    fn summary(&mut self) -> Result<RowSummary, DecodeError> {
+        let fields = self.fields()?;
+        let mut summary = RowSummary::default();
+        let mut has_algo = false;
+        let mut has_files = false;
+        for i in 0..fields.len() {
+            let key = self.field_key(&fields, i)?;
+            if self.skip_undefined()? || (is_typed_field(key) && self.skip_nil()?) {
+                continue;
+            }
+            match key {
+                "algo" => {
+                    summary.algo = self.str()?.to_owned();
+                    has_algo = true;
+                }
+                "files" => {
+                    let len = self.map_len()?;
+                    for _ in 0..len {
+                        let path = self.str()?;
+                        summary.has_package_json |= path == "package.json";
+                        summary.provides_skills |= crate::types::is_skill_file(path);
+                        let fields = self.fields()?;
+                        for i in 0..fields.len() {
+                            self.field_key(&fields, i)?;
+                            self.skip_scalar()?;
+                        }
+                    }
+                    has_files = true;
+                }
+                "requiresBuild" => summary.requires_build = Some(self.bool()?),
+                "manifest" => summary.manifest = Some(self.value(0)?),
+                _ => self.skip(0)?,
+            }
+        }
+        if !has_algo {
+            return Err(DecodeError::MissingField { field: "algo" });
+        }
+        if !has_files {
+            return Err(DecodeError::MissingField { field: "files" });
+        }
+        Ok(summary)
     }
 
     fn files(&mut self) -> Result<Vec<(String, FileInfo)>, DecodeError> {
@@ -333,6 +393,24 @@ impl<'a> Reader<'a> {
     }
 
     /// Skips one value of any supported type.
+    /// Skips a value, without allocating when it is a string or a number
+    /// (a file record's fields).
+    fn skip_scalar(&mut self) -> Result<(), DecodeError> {
+        if self.skip_undefined()? {
+            return Ok(());
+        }
+        match self.peek()? {
+            0xa0..=0xbf | 0xd9..=0xdb => self.str().map(drop),
+            0xca..=0xd3 => self.number().map(drop),
+            // Not `0x40..=0x7f`: those may name a record.
+            0x00..=0x3f | 0xe0..=0xff | 0xc0 | 0xc2 | 0xc3 => {
+                self.pos += 1;
+                Ok(())
+            }
+            _ => self.skip(0),
+        }
+    }
+
     fn skip(&mut self, depth: usize) -> Result<(), DecodeError> {
         if self.skip_undefined()? {
             return Ok(());

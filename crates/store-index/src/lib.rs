@@ -20,7 +20,7 @@ mod writer;
 mod tests;
 
 pub use connection::INDEX_DB;
-pub use decode::decode;
+pub use decode::{decode, decode_summary};
 pub use encode::encode;
 pub use error::{DecodeError, StoreIndexError};
 pub use file_mode::file_mode;

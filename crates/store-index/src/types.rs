@@ -65,3 +65,25 @@ impl SideEffectsDiff {
         out
     }
 }
+
+/// What a row says about its package, without its file list
+/// ([`crate::decode_summary`]): enough for a package already complete in
+/// `node_modules`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RowSummary {
+    pub algo: String,
+    pub requires_build: Option<bool>,
+    pub manifest: Option<serde_json::Value>,
+    /// The files include `package.json` (then the completion marker).
+    pub has_package_json: bool,
+    /// A file `skills/<dirs>/SKILL.md` (see [`is_skill_file`]).
+    pub provides_skills: bool,
+}
+
+/// Whether `path` is an agent skill's `SKILL.md`: `skills/<one or more
+/// dirs>/SKILL.md`.
+pub fn is_skill_file(path: &str) -> bool {
+    path.strip_prefix("skills/")
+        .and_then(|rest| rest.strip_suffix("/SKILL.md"))
+        .is_some_and(|dirs| !dirs.is_empty())
+}

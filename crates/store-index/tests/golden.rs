@@ -156,3 +156,39 @@ fn rich_manifests_decode() {
         ["version", "dependencies", "name", "peerDependencies"]
     );
 }
+
+/// The summary of every pnpm 12 row says what the full row says, and of a
+/// row with a skill and without `package.json` too.
+#[test]
+fn summaries_agree_with_full_rows() {
+    use pacquet_store_index::{FileInfo, decode_summary, is_skill_file};
+    let mut rows = pnpm12_rows();
+    let mut extra = decode(&rows[0].1).unwrap();
+    extra.files.retain(|(path, _)| path != "package.json");
+    let info = extra.files[0].1.clone();
+    extra
+        .files
+        .push(("skills/review/SKILL.md".to_owned(), FileInfo { ..info }));
+    extra
+        .files
+        .sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+    extra.requires_build = Some(true);
+    rows.push(("edited".to_owned(), encode(&extra)));
+    let mut skills = 0;
+    for (key, data) in rows {
+        let row = decode(&data).unwrap();
+        let summary = decode_summary(&data).unwrap_or_else(|e| panic!("{key}: {e}"));
+        assert_eq!(summary.algo, row.algo, "{key}");
+        assert_eq!(summary.requires_build, row.requires_build, "{key}");
+        assert_eq!(summary.manifest, row.manifest, "{key}");
+        let has_package_json = row.files.iter().any(|(p, _)| p == "package.json");
+        assert_eq!(summary.has_package_json, has_package_json, "{key}");
+        let provides = row.files.iter().any(|(p, _)| is_skill_file(p));
+        assert_eq!(summary.provides_skills, provides, "{key}");
+        skills += usize::from(provides);
+    }
+    assert_eq!(skills, 1);
+    // A truncated row is an error, as for the full decoder.
+    let (_, data) = &pnpm12_rows()[0];
+    assert!(decode_summary(&data[..data.len() - 3]).is_err());
+}
