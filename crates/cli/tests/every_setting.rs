@@ -607,17 +607,15 @@ fn refused_settings_stop_the_install_before_it_writes() {
 
 /// A shell for `scriptShell` that notes each script in `shell.log` of the
 /// project running it, then runs it with `sh`.
+#[cfg(unix)]
 fn write_walk_shell(path: &Path) {
     std::fs::write(
         path,
         "#!/bin/sh\nprintf '%s\\n' \"$npm_package_name $npm_lifecycle_event\" >> \"$INIT_CWD/shell.log\"\nexec /bin/sh \"$@\"\n",
     )
     .unwrap();
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
-    }
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
 }
 
 #[cfg(unix)]
