@@ -38,8 +38,17 @@ pub fn lockfile(data: &[u8]) {
 /// miss for the installer); a decoded row re-encodes to bytes that decode
 /// to the same encoding (compared as bytes, so NaN floats compare equal).
 pub fn store_index(data: &[u8]) {
+    // The summary reader never panics either, and says what the full row
+    // says whenever that decodes.
+    let summary = pacquet_store_index::decode_summary(data);
     match pacquet_store_index::decode(data) {
         Ok(row) => {
+            let summary = summary.unwrap_or_else(|e| panic!("the summary of a row fails: {e}"));
+            assert_eq!(summary.algo, row.algo);
+            assert_eq!(summary.requires_build, row.requires_build);
+            assert_eq!(summary.manifest, row.manifest);
+            let has_package_json = row.files.iter().any(|(p, _)| p == "package.json");
+            assert_eq!(summary.has_package_json, has_package_json);
             let encoded = pacquet_store_index::encode(&row);
             let again = pacquet_store_index::decode(&encoded)
                 .unwrap_or_else(|e| panic!("a re-encoded row does not decode: {e}"));

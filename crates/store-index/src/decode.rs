@@ -71,35 +71,24 @@ struct Reader<'a> {
 }
 
 impl<'a> Reader<'a> {
-    fn row(&mut self) -> Result<PackageFilesIndex, DecodeError> {
+    /// Calls `field` with each present top-level field of a row, positioned
+    /// at its value (which `field` must consume); `algo` and `files` must
+    /// be among them.
+    fn row_fields(
+        &mut self,
+        mut field: impl FnMut(&mut Self, &'a str) -> Result<(), DecodeError>,
+    ) -> Result<(), DecodeError> {
         let fields = self.fields()?;
-        let mut row = PackageFilesIndex::default();
-        let mut has_algo = false;
-        let mut has_files = false;
+        let (mut has_algo, mut has_files) = (false, false);
         for i in 0..fields.len() {
             let key = self.field_key(&fields, i)?;
             // `undefined` and `null` both mean "absent" for the typed fields.
             if self.skip_undefined()? || (is_typed_field(key) && self.skip_nil()?) {
                 continue;
             }
-            match key {
-                "algo" => {
-                    row.algo = self.str()?.to_owned();
-                    has_algo = true;
-                }
-                "files" => {
-                    row.files = self.files()?;
-                    has_files = true;
-                }
-                "requiresBuild" => row.requires_build = Some(self.bool()?),
-                "manifest" => row.manifest = Some(self.value(0)?),
-                "sideEffects" => row.side_effects = Some(self.side_effects()?),
-                "tarIntegrity" => row.tar_integrity = Some(self.str()?.to_owned()),
-                _ => {
-                    let value = self.value(0)?;
-                    row.extra.push((key.to_owned(), value));
-                }
-            }
+            has_algo |= key == "algo";
+            has_files |= key == "files";
+            field(self, key)?;
         }
         if !has_algo {
             return Err(DecodeError::MissingField { field: "algo" });
@@ -107,49 +96,54 @@ impl<'a> Reader<'a> {
         if !has_files {
             return Err(DecodeError::MissingField { field: "files" });
         }
+        Ok(())
+    }
+
+    fn row(&mut self) -> Result<PackageFilesIndex, DecodeError> {
+        let mut row = PackageFilesIndex::default();
+        self.row_fields(|r, key| {
+            match key {
+                "algo" => row.algo = r.str()?.to_owned(),
+                "files" => row.files = r.files()?,
+                "requiresBuild" => row.requires_build = Some(r.bool()?),
+                "manifest" => row.manifest = Some(r.value(0)?),
+                "sideEffects" => row.side_effects = Some(r.side_effects()?),
+                "tarIntegrity" => row.tar_integrity = Some(r.str()?.to_owned()),
+                _ => {
+                    let value = r.value(0)?;
+                    row.extra.push((key.to_owned(), value));
+                }
+            }
+            Ok(())
+        })?;
         Ok(row)
     }
 
     fn summary(&mut self) -> Result<RowSummary, DecodeError> {
-        let fields = self.fields()?;
         let mut summary = RowSummary::default();
-        let mut has_algo = false;
-        let mut has_files = false;
-        for i in 0..fields.len() {
-            let key = self.field_key(&fields, i)?;
-            if self.skip_undefined()? || (is_typed_field(key) && self.skip_nil()?) {
-                continue;
-            }
+        self.row_fields(|r, key| {
             match key {
-                "algo" => {
-                    summary.algo = self.str()?.to_owned();
-                    has_algo = true;
-                }
+                "algo" => summary.algo = r.str()?.to_owned(),
                 "files" => {
-                    let len = self.map_len()?;
-                    for _ in 0..len {
-                        let path = self.str()?;
+                    // Walked, not copied: record definitions inside still
+                    // count for the fields after `files`.
+                    for _ in 0..r.map_len()? {
+                        let path = r.str()?;
                         summary.has_package_json |= path == "package.json";
                         summary.provides_skills |= crate::types::is_skill_file(path);
-                        let fields = self.fields()?;
+                        let fields = r.fields()?;
                         for i in 0..fields.len() {
-                            self.field_key(&fields, i)?;
-                            self.skip_scalar()?;
+                            r.field_key(&fields, i)?;
+                            r.skip_scalar()?;
                         }
                     }
-                    has_files = true;
                 }
-                "requiresBuild" => summary.requires_build = Some(self.bool()?),
-                "manifest" => summary.manifest = Some(self.value(0)?),
-                _ => self.skip(0)?,
+                "requiresBuild" => summary.requires_build = Some(r.bool()?),
+                "manifest" => summary.manifest = Some(r.value(0)?),
+                _ => r.skip(0)?,
             }
-        }
-        if !has_algo {
-            return Err(DecodeError::MissingField { field: "algo" });
-        }
-        if !has_files {
-            return Err(DecodeError::MissingField { field: "files" });
-        }
+            Ok(())
+        })?;
         Ok(summary)
     }
 
