@@ -603,6 +603,20 @@ fn refused_settings_stop_the_install_before_it_writes() {
             "{line}: the store was written"
         );
     }
+    // `fetch` writes only the store, in the one index format pacquet has.
+    let tmp = tempfile::tempdir().unwrap();
+    let project = tmp.path().join("project");
+    prepare_project("basic", &project, &registry.url());
+    support::add_settings(&project, "\nstoreIndexFormat: files\n");
+    let env = PnpmEnv::new(&tmp.path().join("env"), &registry.url());
+    let out = pacquet(&env, &project, &["fetch"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("storeIndexFormat: files"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!env.store_dir.join("v11").exists());
 }
 
 /// A shell for `scriptShell` that notes each script in `shell.log` of the

@@ -46,6 +46,16 @@ pub fn fetch(
             setting: "lockfile.integrityTarget: tar".to_owned(),
         });
     }
+    // pnpm 12 would keep this store's index as files, not in `index.db`.
+    if let Some(format) = config
+        .unsupported
+        .iter()
+        .find(|s| s.starts_with("storeIndexFormat"))
+    {
+        return Err(InstallError::UnsupportedSetting {
+            setting: format.clone(),
+        });
+    }
     let plan = plan_all_importers(config, &lockfile)?;
     reporter.report(Event::Resolved {
         total: plan.slots.len(),
