@@ -273,9 +273,10 @@ pub struct Config {
     pub reporter: Option<String>,
     pub loglevel: Option<String>,
     pub color: Option<String>,
-    /// Settings pnpm 12 honours in a way pacquet does not, as
-    /// `key: value` for the refusal (docs/settings.md §2.5).
-    pub unsupported: Vec<String>,
+    /// Settings pnpm 12 honours in a way pacquet does not: `(key, what
+    /// the refusal names)`, e.g. `("storeIndexFormat", "storeIndexFormat:
+    /// files")` (docs/settings.md §2.5).
+    pub unsupported: Vec<(&'static str, String)>,
 }
 
 impl Config {

@@ -338,30 +338,30 @@ fn resolve_settings(
     }
 }
 
-/// Settings whose values pnpm 12 acts on and pacquet cannot, each as the
-/// `key: value` its refusal names (docs/settings.md §2.5).
-fn unsupported(layers: &Layers) -> Vec<String> {
+/// Settings whose values pnpm 12 acts on and pacquet cannot, each with
+/// the `key: value` its refusal names (docs/settings.md §2.5).
+fn unsupported(layers: &Layers) -> Vec<(&'static str, String)> {
     let mut refused = Vec::new();
     if layers.bool("shellEmulator", false) {
-        refused.push("shellEmulator: true".to_owned());
+        refused.push(("shellEmulator", "shellEmulator: true".to_owned()));
     }
     if let Some(format) = layers.string("storeIndexFormat")
         && format != "sqlite"
     {
-        refused.push(format!("storeIndexFormat: {format}"));
+        refused.push(("storeIndexFormat", format!("storeIndexFormat: {format}")));
     }
     if !layers.bool("symlink", true) {
-        refused.push("symlink: false".to_owned());
+        refused.push(("symlink", "symlink: false".to_owned()));
     }
     // pnpm 12 reads more settings from the sources `include` names.
     if layers.get("include").is_some_and(|v| !v.is_null()) {
-        refused.push("include".to_owned());
+        refused.push(("include", "include".to_owned()));
     }
     // pnpm 12 installs these into `node_modules/.pnpm-config` first.
     if let Some(Value::Object(deps)) = layers.get("configDependencies")
         && !deps.is_empty()
     {
-        refused.push("configDependencies".to_owned());
+        refused.push(("configDependencies", "configDependencies".to_owned()));
     }
     refused
 }

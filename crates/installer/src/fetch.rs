@@ -47,13 +47,13 @@ pub fn fetch(
         });
     }
     // pnpm 12 would keep this store's index as files, not in `index.db`.
-    if let Some(format) = config
+    if let Some((_, setting)) = config
         .unsupported
         .iter()
-        .find(|s| s.starts_with("storeIndexFormat"))
+        .find(|(key, _)| *key == "storeIndexFormat")
     {
         return Err(InstallError::UnsupportedSetting {
-            setting: format.clone(),
+            setting: setting.clone(),
         });
     }
     let plan = plan_all_importers(config, &lockfile)?;

@@ -91,7 +91,7 @@ pub fn install(
             });
         }
     }
-    if let Some(setting) = config.unsupported.first() {
+    if let Some((_, setting)) = config.unsupported.first() {
         return Err(InstallError::UnsupportedSetting {
             setting: setting.clone(),
         });
