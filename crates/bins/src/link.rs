@@ -8,7 +8,7 @@ use serde_json::Value;
 use crate::commands::bin_commands;
 use crate::conflict::{Claim, compare};
 use crate::error::BinError;
-use crate::shim::shim_script;
+use crate::shim::shim_script_within;
 
 mod siblings;
 mod target;
@@ -39,6 +39,9 @@ pub struct BinSource<'a> {
     /// shims name (an optional dependency pnpm 12 links no sibling for):
     /// target heads are read there.
     pub real_dir: Option<&'a Path>,
+    /// `NODE_PATH` directories outside it are written as given, not
+    /// relative to the shim ([`crate::shim::shim_script_within`]).
+    pub project: Option<&'a Path>,
 }
 
 /// A shim in place after [`link_bins`].
@@ -52,6 +55,21 @@ pub struct LinkedBin {
     pub package_name: String,
     /// `false` when an identical shim was already there.
     pub written: bool,
+}
+
+/// A source's commands, named inside `package_dir`; a `directories.bin`
+/// is listed where the package really is.
+fn commands_of(src: &BinSource<'_>) -> Vec<crate::commands::BinCommand> {
+    let Some(real_dir) = src.real_dir else {
+        return bin_commands(src.manifest, src.package_dir);
+    };
+    let mut commands = bin_commands(src.manifest, real_dir);
+    for cmd in &mut commands {
+        if let Ok(rel) = cmd.target.strip_prefix(real_dir) {
+            cmd.target = src.package_dir.join(rel);
+        }
+    }
+    commands
 }
 
 /// Writes shims for all commands of `sources` into `bin_dir` and returns
@@ -72,6 +90,17 @@ pub struct LinkedBin {
 ///   is fixed to `0755` if needed); anything else at that path is replaced.
 /// * A source with `symlink` set gets relative symlinks instead of shims.
 pub fn link_bins(bin_dir: &Path, sources: &[BinSource<'_>]) -> Result<Vec<LinkedBin>, BinError> {
+    link_bins_at(bin_dir, bin_dir, sources)
+}
+
+/// [`link_bins`] into `bin_dir` for shims that name `named_dir` as their
+/// place: a directory being made elsewhere (a staged slot of the global
+/// virtual store) before it is renamed there.
+pub fn link_bins_at(
+    bin_dir: &Path,
+    named_dir: &Path,
+    sources: &[BinSource<'_>],
+) -> Result<Vec<LinkedBin>, BinError> {
     let winners = resolve(sources);
     if winners.is_empty() {
         return Ok(Vec::new());
@@ -94,8 +123,8 @@ pub fn link_bins(bin_dir: &Path, sources: &[BinSource<'_>]) -> Result<Vec<Linked
                 head
             }
         };
-        let own_bin_dir = bin_dir.parent() == Some(&src.package_dir.join("node_modules"))
-            && bin_dir.file_name() == Some(".bin".as_ref());
+        let own_bin_dir = named_dir.parent() == Some(&src.package_dir.join("node_modules"))
+            && named_dir.file_name() == Some(".bin".as_ref());
         if head.is_none() && own_bin_dir {
             continue;
         }
@@ -107,10 +136,11 @@ pub fn link_bins(bin_dir: &Path, sources: &[BinSource<'_>]) -> Result<Vec<Linked
             dir_ready = true;
         }
         let written = if src.symlink && SYMLINKED_BINS {
-            write::write_symlink(&bin_dir.join(&name), &relative_target(bin_dir, &target))?
+            write::write_symlink(&bin_dir.join(&name), &relative_target(named_dir, &target))?
         } else {
             let target_head = head.as_deref().unwrap_or_default();
-            let script = shim_script(bin_dir, &target, target_head, &src.node_path);
+            let script =
+                shim_script_within(named_dir, &target, target_head, &src.node_path, src.project);
             let shim_path = bin_dir.join(&name);
             let written = write::write_shim(&shim_path, script.as_bytes())?;
             let siblings = siblings::Siblings {
@@ -140,7 +170,7 @@ fn resolve(sources: &[BinSource<'_>]) -> BTreeMap<String, (usize, PathBuf)> {
         direct: sources[i].direct,
     };
     for (index, src) in sources.iter().enumerate() {
-        for cmd in bin_commands(src.manifest, src.package_dir) {
+        for cmd in commands_of(src) {
             match winners.get_mut(&cmd.name) {
                 None => {
                     winners.insert(cmd.name, (index, cmd.target));

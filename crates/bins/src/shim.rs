@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use crate::runtime::{Runtime, detect_runtime};
-use pacquet_planner::layout::relative_path;
+use pacquet_planner::layout::{normalize, relative_path};
 
 /// Fixed head of every shim: resolve `$0` to the shim's real directory and
 /// detect Cygwin/MSYS/WSL. Recorded from pnpm 12.21.0 output.
@@ -27,12 +27,26 @@ pub fn shim_script(
     target_head: &[u8],
     node_path: &[PathBuf],
 ) -> String {
+    shim_script_within(shim_dir, target, target_head, node_path, None)
+}
+
+/// [`shim_script`], with `NODE_PATH` directories outside `project` written
+/// as given instead of relative to the shim, as pnpm 12.21 writes those of
+/// a virtual store outside the project (the global virtual store,
+/// `virtualStoreDir: ../vs`; docs/layout.md §14.3).
+pub fn shim_script_within(
+    shim_dir: &Path,
+    target: &Path,
+    target_head: &[u8],
+    node_path: &[PathBuf],
+    project: Option<&Path>,
+) -> String {
     let rel = relative_path(shim_dir, target);
     let quoted = quote(&rel);
     let mut out = String::with_capacity(PROLOGUE.len() + 1536);
     out.push_str(PROLOGUE);
     out.push('\n');
-    write_node_path(&mut out, shim_dir, node_path);
+    write_node_path(&mut out, shim_dir, node_path, project);
     match detect_runtime(target, target_head) {
         Some(runtime) => write_runtime_tail(&mut out, &runtime, &quoted),
         None => {
@@ -40,24 +54,46 @@ pub fn shim_script(
             out.push_str("exit $?\n");
         }
     }
-    let _ = writeln!(out, "{SHIM_TARGET_MARKER}{rel}");
+    // Outside the project the marker names the target as it is (pnpm 12.21
+    // with the global virtual store).
+    if inside(target, project) {
+        let _ = writeln!(out, "{SHIM_TARGET_MARKER}{rel}");
+    } else {
+        let _ = writeln!(out, "{SHIM_TARGET_MARKER}{}", target.display());
+    }
     out
 }
 
-fn write_node_path(out: &mut String, shim_dir: &Path, node_path: &[PathBuf]) {
+fn write_node_path(
+    out: &mut String,
+    shim_dir: &Path,
+    node_path: &[PathBuf],
+    project: Option<&Path>,
+) {
     let mut seen: Vec<&PathBuf> = Vec::with_capacity(node_path.len());
+    // Directories written as given run together in one quoted string.
     let mut list = String::new();
+    let mut verbatim = String::new();
     for dir in node_path {
         if seen.contains(&dir) {
             continue;
         }
         seen.push(dir);
-        if !list.is_empty() {
-            list.push(':');
+        if inside(dir, project) {
+            flush_verbatim(&mut list, &mut verbatim);
+            if !list.is_empty() {
+                list.push(':');
+            }
+            let rel = relative_path(shim_dir, dir);
+            let _ = write!(list, "\"$basedir_abs\"/{}", quote(&rel));
+        } else {
+            if !verbatim.is_empty() {
+                verbatim.push(':');
+            }
+            verbatim.push_str(&dir.to_string_lossy());
         }
-        let rel = relative_path(shim_dir, dir);
-        let _ = write!(list, "\"$basedir_abs\"/{}", quote(&rel));
     }
+    flush_verbatim(&mut list, &mut verbatim);
     if list.is_empty() {
         return;
     }
@@ -65,6 +101,27 @@ fn write_node_path(out: &mut String, shim_dir: &Path, node_path: &[PathBuf]) {
         out,
         "if [ -z \"$NODE_PATH\" ]; then\n  export NODE_PATH={list}\nelse\n  export NODE_PATH={list}:\"$NODE_PATH\"\nfi\n"
     );
+}
+
+/// Whether `path` is within `project` (lexically), or no project is given.
+fn inside(path: &Path, project: Option<&Path>) -> bool {
+    project.is_none_or(|p| {
+        let (path, p) = (path.to_string_lossy(), p.to_string_lossy());
+        let (path, p) = (normalize(&path), normalize(&p));
+        path.strip_prefix(p.as_str())
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+    })
+}
+
+fn flush_verbatim(list: &mut String, verbatim: &mut String) {
+    if verbatim.is_empty() {
+        return;
+    }
+    if !list.is_empty() {
+        list.push(':');
+    }
+    list.push_str(&quote(verbatim));
+    verbatim.clear();
 }
 
 fn write_runtime_tail(out: &mut String, runtime: &Runtime, target: &str) {

@@ -43,6 +43,7 @@ fn source<'a>(name: &'a str, dir: &'a Path, manifest: &'a Value, direct: bool) -
         node_path: Vec::new(),
         symlink: false,
         real_dir: None,
+        project: None,
     }
 }
 

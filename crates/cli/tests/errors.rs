@@ -99,12 +99,17 @@ fn pnp_node_linker_is_refused_before_anything_is_written() {
     assert!(!project.join("node_modules").exists());
 }
 
+/// With `nodeLinker: hoisted` pnpm 12 has no global virtual store layout
+/// pacquet builds: refused before anything is written.
 #[test]
-fn the_global_virtual_store_is_refused_before_anything_is_written() {
+fn the_global_virtual_store_with_the_hoisted_linker_is_refused() {
     let registry = Registry::start_fixtures();
     let tmp = tempfile::tempdir().unwrap();
     let (env, project) = setup(&registry, tmp.path(), "basic");
-    support::add_settings(&project, "\nenableGlobalVirtualStore: true\n");
+    support::add_settings(
+        &project,
+        "\nenableGlobalVirtualStore: true\nnodeLinker: hoisted\n",
+    );
     let out = pacquet(&env, &project, &["install", "--frozen-lockfile"]);
     assert_fails_with(&out, "ERR_PACQUET_UNSUPPORTED_GLOBAL_VIRTUAL_STORE");
     assert!(!project.join("node_modules").exists());

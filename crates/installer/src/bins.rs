@@ -9,7 +9,7 @@ use std::{
     sync::OnceLock,
 };
 
-use pacquet_bins::{BinSource, link_bins};
+use pacquet_bins::{BinSource, link_bins, link_bins_at};
 use rayon::prelude::*;
 use serde_json::Value;
 
@@ -42,6 +42,7 @@ impl Offer {
             node_path: self.node_path.clone(),
             symlink: self.symlink,
             real_dir: self.real_dir.as_deref(),
+            project: None,
         }
     }
 }
@@ -91,6 +92,7 @@ pub fn link_all_bins(
     opts: &PlanOptions<'_>,
     manifests: &[OnceLock<Value>],
     style: BinStyle,
+    settled: Option<&[bool]>,
 ) -> Result<(), InstallError> {
     if plan.layout == Layout::Hoisted {
         return link_hoisted_bins(root, plan, opts, manifests, style);
@@ -100,16 +102,28 @@ pub fn link_all_bins(
         plan,
         opts,
         manifests,
+        settled,
         vsd_modules: root.join(&opts.virtual_store_dir).join("node_modules"),
+        slots_dir: match &opts.global_virtual_store {
+            // As pnpm 12 names them in shims: the store's own path.
+            Some(gvs) => PathBuf::from(&gvs.configured),
+            None => root.join(&opts.virtual_store_dir),
+        },
         style,
     };
     let mut owners = bins.offers_by_owner();
     bins.add_peer_offers(&mut owners.importers);
     bins.bin_dirs(owners)
         .par_iter()
-        .try_for_each(|(dir, offers)| {
-            let sources: Vec<BinSource<'_>> = offers.iter().map(Offer::source).collect();
-            link_bins(dir, &sources)?;
+        .try_for_each(|(dir, named, offers)| {
+            let sources: Vec<BinSource<'_>> = offers
+                .iter()
+                .map(|o| BinSource {
+                    project: Some(root),
+                    ..o.source()
+                })
+                .collect();
+            link_bins_at(dir, named, &sources)?;
             Ok::<(), InstallError>(())
         })
 }
@@ -127,6 +141,7 @@ fn placed_source<'a>(
         node_path: Vec::new(),
         symlink,
         real_dir: None,
+        project: None,
     }
 }
 
@@ -249,8 +264,13 @@ struct Bins<'a> {
     plan: &'a Plan,
     opts: &'a PlanOptions<'a>,
     manifests: &'a [OnceLock<Value>],
-    /// `<virtualStoreDir>/node_modules`, last on every shim's `NODE_PATH`.
+    /// Global slots already made: their `.bin` is left as it is.
+    settled: Option<&'a [bool]>,
+    /// `<virtualStoreDir>/node_modules`, last on every shim's `NODE_PATH`
+    /// (but those in global slots).
     vsd_modules: PathBuf,
+    /// Where the slots are: `<virtualStoreDir>` or the global virtual store.
+    slots_dir: PathBuf,
     style: BinStyle,
 }
 
@@ -269,12 +289,13 @@ impl Bins<'_> {
             return None;
         }
         let manifest = self.manifests[i].get()?.clone();
-        let package_dir = self.root.join(&slot.package_dir);
-        let slot_modules = self
-            .root
-            .join(&self.opts.virtual_store_dir)
-            .join(&slot.dir_name)
-            .join("node_modules");
+        // Shims name where the package ends up; a global slot may still be
+        // staged elsewhere, where its files are read.
+        let package_dir = self.final_dir(i);
+        let slot_modules = self.slots_dir.join(&slot.dir_name).join("node_modules");
+        let staged = self.root.join(&slot.package_dir);
+        let real_dir = (self.opts.global_virtual_store.is_some() && normalize(&staged) != normalize(&package_dir))
+            .then_some(staged);
         let node_path = if self.style.extend_node_path {
             vec![
                 package_dir.join("node_modules"),
@@ -294,8 +315,18 @@ impl Bins<'_> {
             direct,
             node_path,
             symlink: self.style.symlinks,
-            real_dir: None,
+            real_dir,
         })
+    }
+
+    /// Where slot `i`'s package ends up (not where a staged global slot is
+    /// being made).
+    fn final_dir(&self, i: usize) -> PathBuf {
+        let slot = &self.plan.slots[i];
+        self.slots_dir
+            .join(&slot.dir_name)
+            .join("node_modules")
+            .join(slot.name())
     }
 
     /// Every symlink's target offers its bins to the link's `node_modules`.
@@ -310,15 +341,28 @@ impl Bins<'_> {
         for (s, t, sibling) in &plan.bin_only_deps {
             // Targets seen through the sibling pnpm does not link.
             owners.slots[*s].extend(self.slot_offer(*t, false).map(|mut offer| {
-                offer.real_dir = Some(std::mem::replace(
-                    &mut offer.package_dir,
-                    self.root.join(sibling),
-                ));
+                let named = std::mem::replace(&mut offer.package_dir, self.root.join(sibling));
+                offer.real_dir = Some(offer.real_dir.take().unwrap_or(named));
                 offer
             }));
         }
         for link in &plan.symlinks {
             let offer = match (link.target_slot, link.owner) {
+                // In a global slot, a dependency's commands are named through
+                // the slot's link to it (pnpm 12.21).
+                (Some(t), LinkOwner::Slot(s)) if self.opts.global_virtual_store.is_some() => {
+                    self.slot_offer(t, false).map(|mut offer| {
+                        let alias = link.path.rsplit_once("/node_modules/").map_or("", |(_, a)| a);
+                        let slot = &self.plan.slots[s];
+                        let named = self.slots_dir.join(&slot.dir_name).join("node_modules");
+                        if !alias.is_empty() {
+                            let named = named.join(alias);
+                            let real = std::mem::replace(&mut offer.package_dir, named);
+                            offer.real_dir = Some(offer.real_dir.take().unwrap_or(real));
+                        }
+                        offer
+                    })
+                }
                 (Some(t), owner) => self.slot_offer(t, matches!(owner, LinkOwner::Importer(_))),
                 // pnpm links no bins of workspace projects hoisted into the
                 // virtual store (checked with the workspace fixture), nor
@@ -407,7 +451,9 @@ impl Bins<'_> {
 
     /// `(bin dir, offers)` in a stable order: slots (each with its own
     /// bins), the hidden hoisting dir, then the importers.
-    fn bin_dirs(&self, owners: Owners) -> Vec<(PathBuf, Vec<Offer>)> {
+    /// `(bin dir, the place its shims name, offers)`: the two differ for a
+    /// staged global slot.
+    fn bin_dirs(&self, owners: Owners) -> Vec<(PathBuf, PathBuf, Vec<Offer>)> {
         let mut dirs = Vec::new();
         // Shims outside the projects' modules dirs carry `NODE_PATH` only
         // with `extendNodePath` and hoisting.
@@ -417,17 +463,41 @@ impl Bins<'_> {
             }
             offers
         };
+        let global = self.opts.global_virtual_store.is_some();
         for (i, mut offers) in owners.slots.into_iter().enumerate() {
+            if self.settled.is_some_and(|s| s[i]) {
+                continue;
+            }
             if let Some(own) = self.slot_offer(i, false) {
                 offers.push(own);
             }
+            // A global slot serves every project: its shims name no
+            // project's hoisting directory (pnpm 12.21).
+            if global {
+                for offer in &mut offers {
+                    offer.node_path.retain(|p| *p != self.vsd_modules);
+                }
+            }
             if !offers.is_empty() {
-                let package_dir = self.root.join(&self.plan.slots[i].package_dir);
-                dirs.push((package_dir.join("node_modules/.bin"), outside(offers)));
+                let slot = &self.plan.slots[i];
+                let package_dir = self.root.join(&slot.package_dir);
+                let named = self.final_dir(i).join("node_modules/.bin");
+                dirs.push((package_dir.join("node_modules/.bin"), named, outside(offers)));
             }
         }
+        // Projects' shims name a global slot's files by their real path,
+        // `..` resolved (pnpm 12.21 follows the link there).
+        let resolved = |mut offers: Vec<Offer>| {
+            if global {
+                offers
+                    .iter_mut()
+                    .for_each(|o| o.package_dir = normalize(&o.package_dir));
+            }
+            offers
+        };
         if !owners.private.is_empty() {
-            dirs.push((self.vsd_modules.join(".bin"), outside(owners.private)));
+            let dir = self.vsd_modules.join(".bin");
+            dirs.push((dir.clone(), dir, resolved(outside(owners.private))));
         }
         for (k, mut offers) in owners.importers.into_iter().enumerate() {
             if !offers.is_empty() {
@@ -439,7 +509,7 @@ impl Bins<'_> {
                         offer.node_path.insert(0, normalize(&modules));
                     }
                 }
-                dirs.push((modules.join(".bin"), offers));
+                dirs.push((modules.join(".bin"), modules.join(".bin"), resolved(offers)));
             }
         }
         dirs

@@ -136,14 +136,14 @@ pub enum InstallError {
     )]
     UnsupportedSetting { setting: String },
 
-    #[error("enableGlobalVirtualStore: true is not supported")]
+    #[error("enableGlobalVirtualStore: true is not supported {reason}")]
     #[diagnostic(
         code(ERR_PACQUET_UNSUPPORTED_GLOBAL_VIRTUAL_STORE),
         help(
-            "pacquet does not build the global virtual store yet; remove `enableGlobalVirtualStore` from the settings or install this project with pnpm."
+            "pacquet builds the global virtual store for packages that need no build and no patch; install this project with pnpm, or without `enableGlobalVirtualStore`."
         )
     )]
-    UnsupportedGlobalVirtualStore,
+    UnsupportedGlobalVirtualStore { reason: String },
 
     #[error(transparent)]
     #[diagnostic(transparent)]

@@ -15,6 +15,7 @@ use pacquet_tarball::FetcherOptions;
 
 use crate::{
     InstallError, bins,
+    global_store,
     build::{BuildRun, BuildSettings, Builds},
     filtered::{self, ProjectFilter, Scope},
     gates::{self, CheckedLockfile},
@@ -58,10 +59,10 @@ pub fn install(
             linker: config.node_linker.as_str(),
         });
     }
-    // Building the isolated layout instead would give a tree pnpm 12 sees
-    // as another layout.
-    if config.enable_global_virtual_store {
-        return Err(InstallError::UnsupportedGlobalVirtualStore);
+    if config.enable_global_virtual_store && config.node_linker == NodeLinker::Hoisted {
+        return Err(InstallError::UnsupportedGlobalVirtualStore {
+            reason: "with nodeLinker: hoisted".into(),
+        });
     }
     for (refused, setting) in [
         (!config.enable_modules_dir, "enableModulesDir: false"),
@@ -180,11 +181,26 @@ pub fn install(
                 Ok((p, state))
             })
             .map_err(InstallError::from)
-            .and_then(|(plan, state)| refuse_unsupported(&plan).map(|()| (plan, state)));
+            .and_then(|(plan, state)| {
+                refuse_unsupported(&plan)?;
+                if opts.global_virtual_store.is_some() {
+                    refuse_global_builds(&plan)?;
+                }
+                Ok((plan, state))
+            });
         let (plan, state_plan) = match planned {
             Ok(planned) => planned,
             // A refused lockfile is the first thing to report.
             Err(e) => return Err(join_verification(verification, reporter).err().unwrap_or(e)),
+        };
+        // Slots already in the global virtual store are left as they are;
+        // the others are made in staging directories.
+        let (plan, global) = match &opts.global_virtual_store {
+            Some(gvs) => {
+                let (staged, slots) = global_store::stage(&config.workspace_root, &gvs.dir, &plan);
+                (staged, Some(slots))
+            }
+            None => (plan, None),
         };
         phases.mark("plan");
         report_plan(&plan, reporter);
@@ -202,6 +218,7 @@ pub fn install(
             reporter,
             project_scripts: &project_scripts,
             started_at,
+            global: global.as_ref(),
         };
         run.execute(runtime, &phases, verification)
     })
@@ -292,6 +309,8 @@ struct Run<'a> {
     reporter: &'a dyn Reporter,
     project_scripts: &'a ProjectScripts<'a>,
     started_at: SystemTime,
+    /// The global virtual store: which slots this install makes.
+    global: Option<&'a global_store::Slots>,
 }
 
 impl Run<'_> {
@@ -380,8 +399,14 @@ impl Run<'_> {
                 self.opts,
                 &linked.manifests,
                 bins::BinStyle::from_config(self.config),
+                self.global.map(|g| g.skip.as_slice()),
             )?;
             phases.mark("bins");
+            if let Some(global) = self.global {
+                global.publish()?;
+                global_store::register_project(&config.store_dir, root)?;
+                phases.mark("publish");
+            }
             self.run_builds(&store, &builds, &linked.manifests)?;
             phases.mark("builds");
             let ignored_builds = builds.ignored();
@@ -473,6 +498,7 @@ impl Run<'_> {
                 self.opts,
                 manifests,
                 bins::BinStyle::from_config(self.config),
+                self.global.map(|g| g.skip.as_slice()),
             )?;
         }
         Ok(())
@@ -578,6 +604,28 @@ fn report_plan(plan: &Plan, reporter: &dyn Reporter) {
             reporter.report(Event::Warning { message });
         }
     }
+}
+
+/// The global virtual store as pacquet makes it has no builds and no
+/// patches: a package that may build or is patched is refused before
+/// anything is written.
+fn refuse_global_builds(plan: &Plan) -> Result<(), InstallError> {
+    use pacquet_planner::BuildPermission;
+    for slot in &plan.slots {
+        let builds = slot.build == BuildPermission::Allowed
+            || (slot.prepare == BuildPermission::Allowed
+                && matches!(
+                    slot.fetch,
+                    FetchSource::Git { .. } | FetchSource::GitHostedTarball { .. }
+                ));
+        if builds || slot.patch.is_some() {
+            let what = if builds { "may build" } else { "is patched" };
+            return Err(InstallError::UnsupportedGlobalVirtualStore {
+                reason: format!("when a package {what} ({})", slot.dep_path.as_str()),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// Fails before touching anything when a package cannot be fetched, so an

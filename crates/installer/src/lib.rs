@@ -18,6 +18,7 @@ mod fetch;
 mod files;
 mod filtered;
 mod gates;
+mod global_store;
 mod install;
 mod lexical;
 mod link_gate;

@@ -50,6 +50,9 @@ pub fn plan_options<'a>(
     opts.hoisting_limits = config.hoisting_limits;
     opts.external_dependencies = config.external_dependencies.clone();
     opts.dedupe_direct_deps = config.dedupe_direct_deps;
+    if config.enable_global_virtual_store {
+        opts.global_virtual_store = Some(global_virtual_store(config));
+    }
     opts.auto_install_peers = config.auto_install_peers;
     opts.included = IncludedGroups {
         dependencies: config.production,
@@ -224,4 +227,33 @@ pub fn running_node_version(config: &Config) -> Option<String> {
         .node_version
         .clone()
         .or_else(|| pacquet_scripts::node_version().map(str::to_owned))
+}
+
+/// Where the global virtual store's slots go and the engine their names
+/// carry. Node.js is asked only when a package may build: nothing else's
+/// name depends on it (docs/layout.md §14.2).
+fn global_virtual_store(config: &Config) -> pacquet_planner::GlobalVirtualStore {
+    let root = &config.workspace_root;
+    let may_build =
+        config.dangerously_allow_all_builds || config.allow_builds.values().any(|allowed| *allowed);
+    let engine = may_build
+        .then(|| {
+            let major = config
+                .node_version
+                .as_deref()
+                .and_then(pacquet_scripts::side_effects::parse_node_major)
+                .or_else(pacquet_scripts::side_effects::node_major)?;
+            Some(format!(
+                "{};{};node{major}",
+                pacquet_scripts::side_effects::node_platform(),
+                pacquet_scripts::side_effects::node_arch()
+            ))
+        })
+        .flatten();
+    pacquet_planner::GlobalVirtualStore {
+        dir: relative_path(root, &config.global_virtual_store_dir),
+        configured: config.global_virtual_store_dir.to_string_lossy().into_owned(),
+        lockfile_dir: root.to_string_lossy().replace('\\', "/"),
+        engine,
+    }
 }

@@ -177,11 +177,26 @@ pub fn survey(new: &Existing<'_>) -> Survey {
         return Survey::Remove(Box::new(reconciled));
     };
     reconciled.removals = pacquet_planner::diff(&old, new.plan, prune_orphans);
+    if let Some(gvs) = &new.opts.global_virtual_store {
+        keep_global_slots(&gvs.dir, &mut reconciled.removals);
+    }
     if let Some(linked) = new.linked {
         drop_unhoisted_shims(&old, linked, &mut reconciled.removals);
     }
     reconciled.previous_direct = Some(crate::install::direct_dependencies(&old));
     Survey::Remove(Box::new(reconciled))
+}
+
+/// Slots of the global virtual store are shared with every project using
+/// the store: an install never removes or edits one (`store prune` does).
+fn keep_global_slots(dir: &str, removals: &mut Removals) {
+    let outside = |path: &String| {
+        path.strip_prefix(dir)
+            .is_none_or(|rest| !rest.is_empty() && !rest.starts_with('/'))
+    };
+    removals.dirs.retain(outside);
+    removals.links.retain(outside);
+    removals.scopes.retain(outside);
 }
 
 /// A filtered install keeps the previous install's privately hoisted

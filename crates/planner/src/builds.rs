@@ -35,6 +35,11 @@ pub(crate) fn build_permission(dep_path: &DepPath, opts: &PlanOptions) -> BuildP
     if opts.ignore_scripts {
         return BuildPermission::ScriptsIgnored;
     }
+    policy_permission(dep_path, opts)
+}
+
+/// What `allowBuilds` says of `dep_path`, whether or not scripts run.
+pub(crate) fn policy_permission(dep_path: &DepPath, opts: &PlanOptions) -> BuildPermission {
     let version = dep_path.version();
     // pnpm 12.21 applies name entries of `allowBuilds` to registry versions
     // only; URL, `file:` and git packages need their full id.

@@ -11,6 +11,7 @@ mod builds;
 mod diff;
 mod error;
 mod fetch;
+pub mod global_store;
 pub mod hoisted;
 pub mod isolated;
 pub mod layout;
@@ -21,6 +22,7 @@ mod platform;
 pub use diff::{Removals, ShimRemoval, diff};
 pub use error::PlanError;
 pub use fetch::fetch_source;
+pub use global_store::GlobalVirtualStore;
 
 pub use model::{
     BinDir, BuildPermission, DirectDep, DirectTarget, FetchSource, HoistKind, HoistTarget, Hoisted,

@@ -35,7 +35,8 @@ pub enum FetchSource {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Slot {
     pub dep_path: DepPath,
-    /// `.pnpm` directory name.
+    /// `.pnpm` directory name; with the global virtual store, the slot path
+    /// under it (`@/name/1.0.0/<hash>`).
     pub dir_name: String,
     /// Package directory relative to the workspace root.
     pub package_dir: String,

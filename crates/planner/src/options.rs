@@ -121,6 +121,9 @@ pub struct PlanOptions<'a> {
     /// `dedupeDirectDeps` (isolated layout): another project does not link
     /// what the root's `node_modules` already resolves the same way.
     pub dedupe_direct_deps: bool,
+    /// `enableGlobalVirtualStore` (isolated layout): slots live in the
+    /// store, named by their dependency graph.
+    pub global_virtual_store: Option<crate::GlobalVirtualStore>,
 }
 
 impl<'a> PlanOptions<'a> {
@@ -133,6 +136,15 @@ impl<'a> PlanOptions<'a> {
             selections
         } else {
             &self.workspace_projects
+        }
+    }
+
+    /// The directory slots are in, relative to the root: the global
+    /// virtual store or `virtualStoreDir`.
+    pub fn slots_dir(&self) -> &str {
+        match &self.global_virtual_store {
+            Some(gvs) => &gvs.dir,
+            None => &self.virtual_store_dir,
         }
     }
 
@@ -161,6 +173,7 @@ impl<'a> PlanOptions<'a> {
             auto_install_peers: true,
             external_dependencies: Vec::new(),
             dedupe_direct_deps: false,
+            global_virtual_store: None,
         }
     }
 }

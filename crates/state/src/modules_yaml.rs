@@ -104,7 +104,7 @@ pub fn modules_yaml(plan: &Plan, opts: &PlanOptions, state: &ModulesYaml) -> Str
     let root_modules = root_modules_dir(plan, opts);
     doc.insert(
         "virtualStoreDir".into(),
-        json!(relative(&root_modules, &opts.virtual_store_dir)),
+        json!(relative(&root_modules, opts.slots_dir())),
     );
     doc.insert(
         "virtualStoreDirMaxLength".into(),

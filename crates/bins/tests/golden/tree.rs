@@ -158,6 +158,7 @@ impl Project {
                 node_path: node_paths[name].clone(),
                 symlink: false,
                 real_dir: None,
+                project: None,
             }
         };
         let mut linked = Vec::new();

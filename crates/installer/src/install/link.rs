@@ -58,7 +58,12 @@ pub(super) fn link_packages(
     };
     let authorize = |url: &str, name: Option<&str>| config.authorization_for(url, name);
     let downloader = Downloader::new(run.fetcher.clone(), &authorize, root.to_owned());
-    let (warm_slots, cold_slots) = rows.partition();
+    let (mut warm_slots, mut cold_slots) = rows.partition();
+    // Global slots already made are not imported again.
+    if let Some(global) = run.global {
+        warm_slots.retain(|&i| !global.skip[i]);
+        cold_slots.retain(|&i| !global.skip[i]);
+    }
     let (damaged, cold_result) = std::thread::scope(|s| {
         let warm = s.spawn(|| warm::link_warm(&ctx, plan, rows, &warm_slots));
         let cold = cold::fetch_and_link(runtime, &ctx, &downloader, store, plan, &cold_slots);
@@ -74,6 +79,9 @@ pub(super) fn link_packages(
             super::prepare::offline_check(plan, &damaged)?;
         }
         cold::fetch_and_link(runtime, &ctx, &downloader, store, plan, &damaged)?;
+    }
+    if let Some(global) = run.global {
+        global.fill_manifests(root, plan, &ctx.manifests);
     }
     Ok(Linked {
         methods: ctx.state.methods_used(),

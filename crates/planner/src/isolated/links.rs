@@ -52,10 +52,7 @@ impl Links {
     ) {
         let include_optional = opts.included.optional_dependencies;
         for (s, (slot, &node)) in slots.iter().zip(slot_nodes).enumerate() {
-            let slot_modules = join(
-                &join(&opts.virtual_store_dir, &slot.dir_name),
-                "node_modules",
-            );
+            let slot_modules = join(&join(opts.slots_dir(), &slot.dir_name), "node_modules");
             self.dirs.add(parent(&slot.package_dir));
             for (alias, edge) in graph.walk_children(node, include_optional) {
                 if *alias == slot.name() {
@@ -95,10 +92,8 @@ impl Links {
         for &(node, alias) in &graph.dropped_peers {
             let s = slot_of[node];
             if s != usize::MAX && alias != slots[s].name() {
-                let slot_modules = join(
-                    &join(&opts.virtual_store_dir, &slots[s].dir_name),
-                    "node_modules",
-                );
+                let slot_modules =
+                    join(&join(opts.slots_dir(), &slots[s].dir_name), "node_modules");
                 self.unlinked_siblings.push(join(&slot_modules, alias));
             }
         }

@@ -14,7 +14,7 @@ use super::{
 };
 use crate::{
     HoistKind, ImporterSelection, Layout, Plan, PlanError, PlanOptions, Slot,
-    builds::{build_permission, prepare_permission, slot_patch},
+    builds::{build_permission, policy_permission, prepare_permission, slot_patch},
     fetch::fetch_source,
     layout::{dep_path_to_filename, join},
 };
@@ -45,6 +45,10 @@ pub fn plan(lockfile: &Lockfile, opts: &PlanOptions) -> Result<Plan, PlanError> 
     let root_modules = join(root_dir, &opts.modules_dir);
     let hidden_hoist_dir = join(&opts.virtual_store_dir, "node_modules");
     links.dirs.add(&root_modules);
+    // The installer makes each global slot whole or not at all.
+    if let Some(gvs) = &opts.global_virtual_store {
+        links.dirs.assume_exists(&gvs.dir);
+    }
     // pnpm 12 makes no virtual store for a lockfile without dependencies
     // (it writes no `lock.yaml` either).
     if !slots.slots.is_empty() || importer_edges.iter().any(|edges| !edges.is_empty()) {
@@ -160,6 +164,12 @@ impl SlotSet {
         opts: &PlanOptions,
     ) -> Result<Self, PlanError> {
         let n = graph.keys.len();
+        let global_names = opts.global_virtual_store.as_ref().map(|gvs| {
+            let may_build = |k: &pacquet_lockfile::DepPath| {
+                policy_permission(k, opts) == crate::BuildPermission::Allowed
+            };
+            crate::global_store::slot_names(lockfile, gvs, &may_build)
+        });
         let mut set = SlotSet {
             slots: Vec::new(),
             nodes: Vec::new(),
@@ -169,14 +179,22 @@ impl SlotSet {
         for node in (0..n).filter(|&i| reached[i]) {
             let dep_path = graph.keys[node];
             let info = package_info(lockfile, dep_path.package_id())?;
-            let dir_name =
+            // Hoisting orders by the `.pnpm` name, in the store too.
+            let local_name =
                 dep_path_to_filename(dep_path.as_str(), opts.virtual_store_dir_max_length);
+            let dir_name = match &global_names {
+                Some(names) => names
+                    .get(dep_path.as_str())
+                    .cloned()
+                    .unwrap_or_else(|| local_name.clone()),
+                None => local_name.clone(),
+            };
             let package_dir = join(
-                &join(&opts.virtual_store_dir, &dir_name),
+                &join(opts.slots_dir(), &dir_name),
                 &join("node_modules", dep_path.name()),
             );
             let (fetch, store_key) = fetch_source(dep_path, info, opts)?;
-            set.dir_names[node] = dir_name.clone();
+            set.dir_names[node] = local_name;
             set.slot_of[node] = set.slots.len();
             set.nodes.push(node);
             set.slots.push(Slot {

@@ -38,9 +38,18 @@ impl HashInput {
 /// `base64(sha256(S(v)))`.
 pub fn object_hash(v: &HashInput) -> String {
     let mut out = String::new();
-    serialize(v, &mut out);
+    serialize(v, &mut out, true);
     let digest = Sha256::digest(out.as_bytes());
     base64::engine::general_purpose::STANDARD.encode(digest)
+}
+
+/// `hex(sha256(S(v)))` with object keys in the order given, not sorted
+/// (object-hash without `unorderedObjects`): pnpm's global virtual store
+/// slot names (docs/layout.md §14).
+pub fn object_hash_hex_in_order(v: &HashInput) -> String {
+    let mut out = String::new();
+    serialize(v, &mut out, false);
+    hex::encode(Sha256::digest(out.as_bytes()))
 }
 
 fn utf16_len(s: &str) -> usize {
@@ -58,19 +67,21 @@ fn write_str(s: &str, out: &mut String) {
 /// then `S(key):S(value),` per key in sorted order. Booleans, numbers,
 /// arrays and null (which pnpm's keys never contain in practice) follow the
 /// same scheme: `bool:<b>`, `number:<n>`, `array:<n>:` + `S(item)` each, `Null`.
-pub(crate) fn serialize(v: &HashInput, out: &mut String) {
+pub(crate) fn serialize(v: &HashInput, out: &mut String, sorted: bool) {
     match v {
         HashInput::Str(s) => write_str(s, out),
         HashInput::Object(entries) => {
-            let mut sorted: Vec<&(String, HashInput)> = entries.iter().collect();
-            sorted.sort_by(|a, b| a.0.encode_utf16().cmp(b.0.encode_utf16()));
+            let mut keys: Vec<&(String, HashInput)> = entries.iter().collect();
+            if sorted {
+                keys.sort_by(|a, b| a.0.encode_utf16().cmp(b.0.encode_utf16()));
+            }
             out.push_str("object:");
-            out.push_str(&sorted.len().to_string());
+            out.push_str(&keys.len().to_string());
             out.push(':');
-            for (key, value) in sorted {
+            for (key, value) in keys {
                 write_str(key, out);
                 out.push(':');
-                serialize(value, out);
+                serialize(value, out, sorted);
                 out.push(',');
             }
         }
@@ -91,7 +102,7 @@ pub(crate) fn serialize(v: &HashInput, out: &mut String) {
             out.push_str(&items.len().to_string());
             out.push(':');
             for item in items {
-                serialize(item, out);
+                serialize(item, out, sorted);
             }
         }
         HashInput::Null => out.push_str("Null"),

@@ -126,8 +126,21 @@ fn serialization_format() {
             ("a".into(), HashInput::Str("😀".into())),
         ]),
         &mut s,
+        true,
     );
     assert_eq!(s, "object:2:string:1:a:string:2:😀,string:1:b:string:1:é,");
+}
+
+#[test]
+fn in_order_serialization_keeps_key_order() {
+    let input = HashInput::Object(vec![
+        ("engine".into(), HashInput::Null),
+        ("deps".into(), HashInput::Str("x".into())),
+    ]);
+    let mut s = String::new();
+    object_hash::serialize(&input, &mut s, false);
+    assert_eq!(s, "object:2:string:6:engine:Null,string:4:deps:string:1:x,");
+    assert_eq!(object_hash_hex_in_order(&input).len(), 64);
 }
 
 #[test]

@@ -60,6 +60,21 @@ pub fn assert_trees_equal(a: &Path, b: &Path, opts: &DiffOptions) {
     }
 }
 
+/// Whether `a` and `b` are the same text once each side's paths are
+/// replaced by their placeholders.
+fn substituted_equal(a: &[u8], b: &[u8], opts: &DiffOptions) -> bool {
+    let (Ok(a), Ok(b)) = (std::str::from_utf8(a), std::str::from_utf8(b)) else {
+        return false;
+    };
+    let mut subs: Vec<&(String, String)> = opts.substitutions.iter().collect();
+    subs.sort_by_key(|(from, _)| std::cmp::Reverse(from.len()));
+    let apply = |text: &str| {
+        subs.iter()
+            .fold(text.to_owned(), |t, (from, to)| t.replace(from.as_str(), to))
+    };
+    apply(a) == apply(b)
+}
+
 fn compare_entry(
     path: &str,
     ea: &Entry,
@@ -90,7 +105,9 @@ fn compare_entry(
                         detail,
                     });
                 }
-            } else if bytes_a != bytes_b {
+            } else if bytes_a != bytes_b
+                && !(opts.substitute_contents && substituted_equal(&bytes_a, &bytes_b, opts))
+            {
                 out.push(Difference::Content {
                     path: path.to_string(),
                     detail: difference::describe_content(&bytes_a, &bytes_b),

@@ -24,6 +24,9 @@ pub struct DiffOptions {
     pub json_key_order: bool,
     /// Most differences listed by [`super::assert_trees_equal`].
     pub report_limit: usize,
+    /// Apply [`Self::substitutions`] to every (UTF-8) file's contents too:
+    /// shims name absolute paths of the global virtual store.
+    pub substitute_contents: bool,
 }
 
 impl Default for DiffOptions {
@@ -47,6 +50,7 @@ impl Default for DiffOptions {
             substitutions: Vec::new(),
             json_key_order: true,
             report_limit: 200,
+            substitute_contents: false,
         }
     }
 }

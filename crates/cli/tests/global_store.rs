@@ -1,0 +1,365 @@
+//! `enableGlobalVirtualStore: true` against pnpm 12: the same lockfile
+//! installed by both gives the same project tree and the same slots under
+//! `<store>/links` (store paths inside shims mapped to one placeholder);
+//! each tool reuses the other's slots offline without touching them; slots
+//! appear whole or not at all, with concurrent installs and when an install
+//! is killed.
+
+mod support;
+
+use std::{
+    collections::BTreeMap,
+    path::{Path, PathBuf},
+    process::{Command, Stdio},
+    time::Duration,
+};
+
+use pacquet_testing::{DiffOptions, PnpmEnv, Registry, assert_trees_equal, prepare_project};
+use support::{add_settings, pacquet, pacquet_install_ok, stderr};
+
+const GLOBAL: &str = "enableGlobalVirtualStore: true\n";
+
+fn links(env: &PnpmEnv) -> PathBuf {
+    env.store_dir.join("v11/links")
+}
+
+/// Where the slots are: `globalVirtualStoreDir` when `settings` set it
+/// (relative to the project), else the store's `links`.
+fn slots_dir(env: &PnpmEnv, project: &Path, settings: &str) -> PathBuf {
+    match settings
+        .lines()
+        .find_map(|l| l.strip_prefix("globalVirtualStoreDir: "))
+    {
+        Some(dir) => project.join(dir.trim()),
+        None => links(env),
+    }
+}
+
+/// Tree comparison of two installs with shims' store paths mapped alike.
+fn opts(a: (&Path, &PnpmEnv), b: (&Path, &PnpmEnv)) -> DiffOptions {
+    let mut opts = DiffOptions::for_installs(a.0, &a.1.store_dir, b.0, &b.1.store_dir);
+    opts.substitute_contents = true;
+    opts
+}
+
+/// Installs fixture `name` with the global virtual store by pnpm and by
+/// pacquet, each with its own store, and compares projects and slots.
+fn same_as_pnpm(name: &str, settings: &str) {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let prepare = |side: &str| {
+        let project = tmp.path().join(side).join("project");
+        prepare_project(name, &project, &registry.url());
+        add_settings(&project, &format!("\n{GLOBAL}{settings}"));
+        let env = PnpmEnv::new(&tmp.path().join(side).join("env"), &registry.url());
+        (project, env)
+    };
+    let (pnpm_project, pnpm_env) = prepare("pnpm");
+    pnpm_env.install_frozen(&pnpm_project);
+    let (project, env) = prepare("pacquet");
+    pacquet_install_ok(&env, &project, &[]);
+
+    let (theirs, ours) = (
+        slots_dir(&pnpm_env, &pnpm_project, settings),
+        slots_dir(&env, &project, settings),
+    );
+    let mut opts = opts((&pnpm_project, &pnpm_env), (&project, &env));
+    for dir in [&theirs, &ours] {
+        // As recorded and in shims' markers: without `..`.
+        let normalized: PathBuf = dir.components().fold(PathBuf::new(), |mut p, c| {
+            match c {
+                std::path::Component::ParentDir => {
+                    p.pop();
+                }
+                c => p.push(c),
+            }
+            p
+        });
+        opts = opts.substitute(normalized.display().to_string(), "<SLOTS>");
+    }
+    assert_trees_equal(&pnpm_project, &project, &opts);
+    assert!(ours.is_dir(), "no slots were made");
+    assert_trees_equal(&theirs, &ours, &opts);
+    // Both registered their project, under the same kind of name.
+    for (env, project) in [(&pnpm_env, &pnpm_project), (&env, &project)] {
+        let registered = registrations(env);
+        assert_eq!(registered.len(), 1, "{registered:?}");
+        assert_eq!(registered.values().next().unwrap(), project);
+    }
+}
+
+/// `<store>/v11/projects`: entry name → the project it points at.
+fn registrations(env: &PnpmEnv) -> BTreeMap<String, PathBuf> {
+    let dir = env.store_dir.join("v11/projects");
+    std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| {
+            let e = e.unwrap();
+            let name = e.file_name().to_string_lossy().into_owned();
+            assert_eq!(name.len(), 32, "{name}");
+            (name, std::fs::read_link(e.path()).unwrap())
+        })
+        .collect()
+}
+
+/// Every entry under `links` with, for files, the inode: a slot touched by
+/// an install (re-imported, rewritten) shows up as a change.
+fn snapshot(dir: &Path) -> BTreeMap<String, String> {
+    use std::os::unix::fs::MetadataExt;
+    let mut out = BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let path = e.unwrap().path();
+            let rel = path.strip_prefix(dir).unwrap().to_string_lossy().into_owned();
+            let meta = path.symlink_metadata().unwrap();
+            let what = if meta.file_type().is_symlink() {
+                format!("-> {}", std::fs::read_link(&path).unwrap().display())
+            } else if meta.is_dir() {
+                stack.push(path);
+                "dir".to_owned()
+            } else {
+                format!("ino {} mode {:o}", meta.ino(), meta.mode())
+            };
+            out.insert(rel, what);
+        }
+    }
+    out
+}
+
+/// A single project: `enableGlobalVirtualStore`, its tree and slots.
+#[test]
+fn a_project_matches_pnpm() {
+    same_as_pnpm("basic", "");
+    same_as_pnpm("peer-bins", "");
+}
+
+/// Peer variants and aliases: one slot per graph hash.
+#[test]
+fn peers_and_aliases_match_pnpm() {
+    same_as_pnpm("peers", "");
+    same_as_pnpm("aliases", "");
+}
+
+/// A workspace: every project links into the same slots.
+#[test]
+fn a_workspace_matches_pnpm() {
+    same_as_pnpm("workspace", "");
+}
+
+/// `globalVirtualStoreDir` moves the slots.
+#[test]
+fn global_virtual_store_dir_matches_pnpm() {
+    same_as_pnpm("basic", "globalVirtualStoreDir: ../slots\n");
+}
+
+/// Fills a store with one tool, then installs a second copy of the project
+/// with the other, offline: no request, no slot touched, the same tree.
+fn reused_offline(pacquet_first: bool) {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let env = PnpmEnv::new(&tmp.path().join("env"), &registry.url());
+    let first = tmp.path().join("first");
+    let second = tmp.path().join("second");
+    for project in [&first, &second] {
+        prepare_project("workspace", project, &registry.url());
+        add_settings(project, &format!("\n{GLOBAL}"));
+    }
+    if pacquet_first {
+        pacquet_install_ok(&env, &first, &[]);
+    } else {
+        env.install_frozen(&first);
+    }
+    let before = snapshot(&links(&env));
+    registry.reset_requests();
+    if pacquet_first {
+        env.run_ok(
+            &second,
+            &["install", "--frozen-lockfile", "--offline", "--reporter=append-only"],
+        );
+    } else {
+        pacquet_install_ok(&env, &second, &["--offline"]);
+    }
+    assert_eq!(registry.total_requests(), 0, "{:?}", registry.requests());
+    assert_eq!(snapshot(&links(&env)), before, "the slots changed");
+    let mut opts = opts((&first, &env), (&second, &env));
+    opts = opts
+        .substitute(first.display().to_string(), "<PROJECT>")
+        .substitute(second.display().to_string(), "<PROJECT>");
+    assert_trees_equal(&first, &second, &opts);
+    assert_eq!(registrations(&env).len(), 2);
+}
+
+#[test]
+fn pnpm_reuses_the_slots_pacquet_made() {
+    reused_offline(true);
+}
+
+#[test]
+fn pacquet_reuses_the_slots_pnpm_made() {
+    reused_offline(false);
+}
+
+/// A repeat install with the slots in place and `node_modules` gone makes
+/// only the project's links.
+#[test]
+fn a_repeat_install_leaves_the_slots_alone() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let env = PnpmEnv::new(&tmp.path().join("env"), &registry.url());
+    let project = tmp.path().join("project");
+    prepare_project("workspace", &project, &registry.url());
+    add_settings(&project, &format!("\n{GLOBAL}"));
+    pacquet_install_ok(&env, &project, &[]);
+    let reference = tmp.path().join("reference");
+    copy_tree(&project, &reference);
+    let before = snapshot(&links(&env));
+    for dir in ["node_modules", "packages/a/node_modules", "packages/b/node_modules"] {
+        let _ = std::fs::remove_dir_all(project.join(dir));
+    }
+    pacquet_install_ok(&env, &project, &["--offline"]);
+    assert_eq!(snapshot(&links(&env)), before);
+    let opts = opts((&reference, &env), (&project, &env))
+        .substitute(reference.display().to_string(), "<PROJECT>");
+    assert_trees_equal(&reference, &project, &opts);
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    let status = Command::new("cp")
+        .arg("-a")
+        .arg(from)
+        .arg(to)
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+/// Leftover staging directories (`.<hash>.<pid>.tmp`) under `links`.
+fn staging_dirs(links: &Path) -> Vec<String> {
+    snapshot(links)
+        .into_keys()
+        .filter(|p| p.rsplit('/').next().is_some_and(|n| n.ends_with(".tmp")))
+        .collect()
+}
+
+/// Installs of the same project by both tools at once, into one store:
+/// every install succeeds and the slots are those of a lone install.
+#[test]
+fn concurrent_installs_of_both_tools_share_the_slots() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let alone_env = PnpmEnv::new(&tmp.path().join("alone-env"), &registry.url());
+    let alone = tmp.path().join("alone");
+    prepare_project("workspace", &alone, &registry.url());
+    add_settings(&alone, &format!("\n{GLOBAL}"));
+    pacquet_install_ok(&alone_env, &alone, &[]);
+
+    for round in 0..3 {
+        let env = PnpmEnv::new(&tmp.path().join(format!("env{round}")), &registry.url());
+        let mut children = Vec::new();
+        for i in 0..4 {
+            let project = tmp.path().join(format!("r{round}-p{i}"));
+            prepare_project("workspace", &project, &registry.url());
+            add_settings(&project, &format!("\n{GLOBAL}"));
+            let mut cmd = if i == 3 {
+                env.command(&project, &["install", "--frozen-lockfile"])
+            } else {
+                let mut cmd = Command::new(support::pacquet_bin());
+                env.apply_env(&mut cmd);
+                cmd.current_dir(&project).args([
+                    "install",
+                    "--frozen-lockfile",
+                    &format!("--store-dir={}", env.store_dir.display()),
+                ]);
+                cmd
+            };
+            cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
+            children.push((project, cmd.spawn().unwrap()));
+        }
+        for (project, child) in children {
+            let out = child.wait_with_output().unwrap();
+            assert!(
+                out.status.success(),
+                "{}: {}",
+                project.display(),
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        assert!(staging_dirs(&links(&env)).is_empty());
+        let opts = opts((&alone, &alone_env), (&alone, &env));
+        assert_trees_equal(&links(&alone_env), &links(&env), &opts);
+    }
+}
+
+/// An install killed at any moment leaves no slot that is there but
+/// incomplete: every slot present is identical to a finished one, and the
+/// next install completes the rest.
+#[test]
+fn a_killed_install_leaves_no_partial_slot() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let done_env = PnpmEnv::new(&tmp.path().join("done-env"), &registry.url());
+    let done = tmp.path().join("done");
+    prepare_project("workspace", &done, &registry.url());
+    add_settings(&done, &format!("\n{GLOBAL}"));
+    pacquet_install_ok(&done_env, &done, &[]);
+    let complete = links(&done_env);
+
+    for (round, delay_ms) in [2u64, 5, 10, 20, 40, 80].into_iter().enumerate() {
+        let env = PnpmEnv::new(&tmp.path().join(format!("env{round}")), &registry.url());
+        let project = tmp.path().join(format!("p{round}"));
+        prepare_project("workspace", &project, &registry.url());
+        add_settings(&project, &format!("\n{GLOBAL}"));
+        let mut cmd = Command::new(support::pacquet_bin());
+        env.apply_env(&mut cmd);
+        cmd.current_dir(&project)
+            .args([
+                "install",
+                "--frozen-lockfile",
+                &format!("--store-dir={}", env.store_dir.display()),
+            ])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        let mut child = cmd.spawn().unwrap();
+        std::thread::sleep(Duration::from_millis(delay_ms));
+        let _ = child.kill();
+        let _ = child.wait();
+        // Every slot directory present is a finished one.
+        let slots = links(&env);
+        if slots.is_dir() {
+            let made = snapshot(&slots);
+            for slot in made.keys().filter(|p| p.split('/').count() == 4) {
+                if slot.rsplit('/').next().is_some_and(|n| n.ends_with(".tmp")) {
+                    continue;
+                }
+                let opts = opts((&done, &done_env), (&project, &env));
+                assert_trees_equal(&complete.join(slot), &slots.join(slot), &opts);
+            }
+        }
+        pacquet_install_ok(&env, &project, &[]);
+        let opts = opts((&done, &done_env), (&project, &env));
+        assert_trees_equal(&complete, &links(&env), &opts);
+    }
+}
+
+/// Builds and patches in the global virtual store are not made by pacquet:
+/// refused by name before anything is written.
+#[test]
+fn a_package_that_may_build_is_refused_before_anything_is_written() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let env = PnpmEnv::new(&tmp.path().join("env"), &registry.url());
+    let project = tmp.path().join("project");
+    prepare_project("dep-kinds", &project, &registry.url());
+    add_settings(&project, &format!("\n{GLOBAL}"));
+    let out = pacquet(&env, &project, &["install", "--frozen-lockfile"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("ERR_PACQUET_UNSUPPORTED_GLOBAL_VIRTUAL_STORE"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(stderr(&out).contains("may build"), "{}", stderr(&out));
+    assert!(!project.join("node_modules").exists());
+    assert!(!links(&env).exists());
+}

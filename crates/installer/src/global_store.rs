@@ -1,0 +1,238 @@
+//! The global virtual store (`enableGlobalVirtualStore`): slots under
+//! `<storeDir>/links` shared by every project of the store. A slot already
+//! there is used as it is; a missing one is made whole in a staging
+//! directory beside it and renamed into place, so no install, of this tool
+//! or of pnpm, ever sees half of one (docs/layout.md §14.4).
+
+use std::{
+    collections::HashMap,
+    io::ErrorKind,
+    path::{Path, PathBuf},
+    sync::OnceLock,
+};
+
+use pacquet_planner::{LinkOwner, Plan, layout::join};
+use serde_json::Value;
+
+use crate::InstallError;
+
+/// Which slots this install makes, and where.
+pub(crate) struct Slots {
+    /// Per slot: its directory exists (made by an earlier install), or
+    /// another slot of this plan shares it.
+    pub skip: Vec<bool>,
+    /// Per slot sharing another's directory: that slot.
+    shared_with: Vec<Option<usize>>,
+    /// `(staging, final)` absolute directories of the slots made here.
+    staged: Vec<(PathBuf, PathBuf)>,
+}
+
+/// A slot directory, `<dir>/<@scope|@>/<name>/<version>/<hash>`, is this
+/// many path segments below the store's `links`.
+const SLOT_DEPTH: usize = 4;
+
+/// Looks up which slots exist and rewrites `plan` so that the missing ones
+/// are made in staging directories and the present ones are left alone.
+pub(crate) fn stage(root: &Path, gvs_dir: &str, plan: &Plan) -> (Plan, Slots) {
+    let n = plan.slots.len();
+    let mut slots = Slots {
+        skip: vec![false; n],
+        shared_with: vec![None; n],
+        staged: Vec::new(),
+    };
+    // Root-relative slot directory → its staging directory (`None`: left
+    // alone).
+    let mut moves: HashMap<String, Option<String>> = HashMap::with_capacity(n);
+    let mut owner: HashMap<&str, usize> = HashMap::with_capacity(n);
+    let pid = std::process::id();
+    for (i, slot) in plan.slots.iter().enumerate() {
+        let dir = join(gvs_dir, &slot.dir_name);
+        if let Some(&first) = owner.get(slot.dir_name.as_str()) {
+            // Peer variants that hash alike share one directory.
+            slots.skip[i] = true;
+            slots.shared_with[i] = Some(first);
+            continue;
+        }
+        owner.insert(&slot.dir_name, i);
+        let final_dir = root.join(&dir);
+        let package = final_dir.join("node_modules").join(slot.name());
+        if package.is_dir() {
+            slots.skip[i] = true;
+            moves.insert(dir, None);
+            continue;
+        }
+        let (parent, hash) = dir.rsplit_once('/').unwrap_or(("", dir.as_str()));
+        let staging = join(parent, &format!(".{hash}.{pid}.tmp"));
+        let staging_dir = root.join(&staging);
+        remove_abandoned(&root.join(parent), hash);
+        slots.staged.push((staging_dir, final_dir));
+        moves.insert(dir, Some(staging));
+    }
+    let depth = gvs_dir.split('/').filter(|p| !p.is_empty()).count() + SLOT_DEPTH;
+    // `Some(Some(path))`: moved; `Some(None)`: dropped; `None`: outside
+    // every slot.
+    let map = |path: &str| -> Option<Option<String>> {
+        let cut = nth_separator(path, depth)?;
+        let (slot_dir, rest) = path.split_at(cut);
+        match moves.get(slot_dir)? {
+            Some(staging) => Some(Some(format!("{staging}{rest}"))),
+            None => Some(None),
+        }
+    };
+    let mut staged = plan.clone();
+    for (i, slot) in staged.slots.iter_mut().enumerate() {
+        if !slots.skip[i]
+            && let Some(Some(moved)) = map(&slot.package_dir)
+        {
+            slot.package_dir = moved;
+        }
+    }
+    staged.dirs = plan
+        .dirs
+        .iter()
+        .filter_map(|d| match map(d) {
+            Some(moved) => moved,
+            None => Some(d.clone()),
+        })
+        .collect();
+    staged.symlinks = plan
+        .symlinks
+        .iter()
+        .filter_map(|l| {
+            if !matches!(l.owner, LinkOwner::Slot(_)) {
+                return Some(l.clone());
+            }
+            let path = map(&l.path)??;
+            Some(pacquet_planner::Symlink { path, ..l.clone() })
+        })
+        .collect();
+    staged.bin_only_deps = plan
+        .bin_only_deps
+        .iter()
+        .filter(|(s, _, _)| !slots.skip[*s])
+        .map(|(s, t, sibling)| {
+            let sibling = match map(sibling) {
+                Some(Some(moved)) => moved,
+                _ => sibling.clone(),
+            };
+            (*s, *t, sibling)
+        })
+        .collect();
+    // A slot is never edited once made.
+    staged.unlinked_siblings.clear();
+    (staged, slots)
+}
+
+/// Removes the staging directories of `hash` that killed installs left:
+/// those of processes no longer running, and one of our own pid (a
+/// process that had it before).
+fn remove_abandoned(version_dir: &Path, hash: &str) {
+    let Ok(entries) = std::fs::read_dir(version_dir) else {
+        return;
+    };
+    let prefix = format!(".{hash}.");
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix(&prefix))
+            .and_then(|n| n.strip_suffix(".tmp"))
+            .and_then(|n| n.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if pid == std::process::id() || !is_running(pid) {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
+/// Whether a process of that id exists (Linux: `/proc`). Elsewhere every
+/// other process counts as running: its staging directory stays.
+fn is_running(pid: u32) -> bool {
+    if cfg!(target_os = "linux") {
+        Path::new("/proc").join(pid.to_string()).exists()
+    } else {
+        true
+    }
+}
+
+/// Byte index of the `n`-th `/` of `path` (the end of its first `n`
+/// segments), or the length when it has exactly `n` segments.
+fn nth_separator(path: &str, n: usize) -> Option<usize> {
+    let mut seen = 0;
+    for (i, b) in path.bytes().enumerate() {
+        if b == b'/' {
+            seen += 1;
+            if seen == n {
+                return Some(i);
+            }
+        }
+    }
+    (seen + 1 == n).then_some(path.len())
+}
+
+impl Slots {
+    /// The manifests of slots this install does not import: read from the
+    /// slot (`has_bin` and direct dependencies, which bins read), or taken
+    /// from the slot sharing their directory.
+    pub fn fill_manifests(&self, root: &Path, plan: &Plan, manifests: &[OnceLock<Value>]) {
+        for (i, slot) in plan.slots.iter().enumerate() {
+            if !self.skip[i] || manifests[i].get().is_some() {
+                continue;
+            }
+            if let Some(first) = self.shared_with[i] {
+                if let Some(m) = manifests[first].get() {
+                    let _ = manifests[i].set(m.clone());
+                }
+                continue;
+            }
+            let path = root.join(&slot.package_dir).join("package.json");
+            if let Ok(text) = std::fs::read(&path)
+                && let Ok(manifest) = serde_json::from_slice(&text)
+            {
+                let _ = manifests[i].set(manifest);
+            }
+        }
+    }
+
+    /// Renames each staged slot into place. Another install that made the
+    /// same slot first wins: ours is removed.
+    pub fn publish(&self) -> Result<(), InstallError> {
+        for (staging, final_dir) in &self.staged {
+            match std::fs::rename(staging, final_dir) {
+                Ok(()) => {}
+                Err(e)
+                    if final_dir.join("node_modules").is_dir()
+                        && matches!(
+                            e.kind(),
+                            ErrorKind::DirectoryNotEmpty | ErrorKind::AlreadyExists
+                        ) =>
+                {
+                    std::fs::remove_dir_all(staging).map_err(InstallError::write(staging))?;
+                }
+                Err(e) => return Err(InstallError::write(final_dir)(e)),
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Registers the project in `<store>/projects/<shortHash(dir)>`, a symlink
+/// to it, as pnpm 12 does: `store prune` keeps what registered projects
+/// use. A store inside the project registers nothing.
+pub(crate) fn register_project(store_dir: &Path, project: &Path) -> Result<(), InstallError> {
+    use sha2::{Digest, Sha256};
+    if store_dir.starts_with(project) {
+        return Ok(());
+    }
+    let registry = store_dir.join("projects");
+    std::fs::create_dir_all(&registry).map_err(InstallError::write(&registry))?;
+    let text = project.to_string_lossy();
+    let name = &hex::encode(Sha256::digest(text.as_bytes()))[..32];
+    let link = registry.join(name);
+    crate::symlinks::symlink_force(project, &link).map_err(InstallError::write(&link))
+}
+
+#[cfg(test)]
+mod tests;
