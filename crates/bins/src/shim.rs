@@ -33,7 +33,7 @@ pub fn shim_script(
 /// [`shim_script`], with `NODE_PATH` directories outside `project` written
 /// as given instead of relative to the shim, as pnpm 12.21 writes those of
 /// a virtual store outside the project (the global virtual store,
-/// `virtualStoreDir: ../vs`; docs/layout.md §14.3).
+/// `virtualStoreDir: ../vs`; docs/layout.md §16.3).
 pub fn shim_script_within(
     shim_dir: &Path,
     target: &Path,

@@ -108,7 +108,7 @@ const PROOFS: &[(&str, Proof)] = &[
     ),
     (
         "enableGlobalVirtualStore",
-        Refused("enableGlobalVirtualStore: true"),
+        Compared("cli/tests/global_store.rs::a_project_matches_pnpm"),
     ),
     (
         "globalVirtualStoreDir",

@@ -111,7 +111,11 @@ fn snapshot(dir: &Path) -> BTreeMap<String, String> {
     while let Some(d) = stack.pop() {
         for e in std::fs::read_dir(&d).unwrap() {
             let path = e.unwrap().path();
-            let rel = path.strip_prefix(dir).unwrap().to_string_lossy().into_owned();
+            let rel = path
+                .strip_prefix(dir)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
             let meta = path.symlink_metadata().unwrap();
             let what = if meta.file_type().is_symlink() {
                 format!("-> {}", std::fs::read_link(&path).unwrap().display())
@@ -127,7 +131,8 @@ fn snapshot(dir: &Path) -> BTreeMap<String, String> {
     out
 }
 
-/// A single project: `enableGlobalVirtualStore`, its tree and slots.
+/// A single project with `enableGlobalVirtualStore: true`: its tree and
+/// its slots.
 #[test]
 fn a_project_matches_pnpm() {
     same_as_pnpm("basic", "");
@@ -175,7 +180,12 @@ fn reused_offline(pacquet_first: bool) {
     if pacquet_first {
         env.run_ok(
             &second,
-            &["install", "--frozen-lockfile", "--offline", "--reporter=append-only"],
+            &[
+                "install",
+                "--frozen-lockfile",
+                "--offline",
+                "--reporter=append-only",
+            ],
         );
     } else {
         pacquet_install_ok(&env, &second, &["--offline"]);
@@ -214,7 +224,11 @@ fn a_repeat_install_leaves_the_slots_alone() {
     let reference = tmp.path().join("reference");
     copy_tree(&project, &reference);
     let before = snapshot(&links(&env));
-    for dir in ["node_modules", "packages/a/node_modules", "packages/b/node_modules"] {
+    for dir in [
+        "node_modules",
+        "packages/a/node_modules",
+        "packages/b/node_modules",
+    ] {
         let _ = std::fs::remove_dir_all(project.join(dir));
     }
     pacquet_install_ok(&env, &project, &["--offline"]);
@@ -362,4 +376,123 @@ fn a_package_that_may_build_is_refused_before_anything_is_written() {
     assert!(stderr(&out).contains("may build"), "{}", stderr(&out));
     assert!(!project.join("node_modules").exists());
     assert!(!links(&env).exists());
+}
+
+/// Turning `enableGlobalVirtualStore` on in an installed project, then off
+/// again: each step leaves the tree pnpm 12 leaves.
+#[test]
+fn switching_the_setting_matches_pnpm() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let prepare = |side: &str| {
+        let project = tmp.path().join(side).join("project");
+        prepare_project("workspace", &project, &registry.url());
+        let env = PnpmEnv::new(&tmp.path().join(side).join("env"), &registry.url());
+        (project, env)
+    };
+    let (theirs, pnpm_env) = prepare("pnpm");
+    let (ours, env) = prepare("pacquet");
+    let install_both = || {
+        pnpm_env.install_frozen(&theirs);
+        pacquet_install_ok(&env, &ours, &[]);
+        let opts = opts((&theirs, &pnpm_env), (&ours, &env));
+        assert_trees_equal(&theirs, &ours, &opts);
+    };
+    install_both();
+    for project in [&theirs, &ours] {
+        add_settings(project, GLOBAL);
+    }
+    install_both();
+    for project in [&theirs, &ours] {
+        let path = project.join("pnpm-workspace.yaml");
+        let text = std::fs::read_to_string(&path).unwrap().replace(GLOBAL, "");
+        std::fs::write(&path, text).unwrap();
+    }
+    install_both();
+}
+
+/// Two projects with the global virtual store in one store, then one of
+/// them deleted: `store prune` by pacquet removes the same slots, blobs and
+/// index rows as pnpm 12's, and says so in the same words; the remaining
+/// project still installs offline from what is left.
+#[test]
+fn store_prune_removes_the_slots_pnpm_removes() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let setup = |side: &str| {
+        let root = tmp.path().join(side);
+        let env = PnpmEnv::new(&root.join("env"), &registry.url());
+        let (gone, kept) = (root.join("gone"), root.join("kept"));
+        prepare_project("hoisting", &gone, &registry.url());
+        prepare_project("workspace", &kept, &registry.url());
+        for project in [&gone, &kept] {
+            add_settings(project, &format!("\n{GLOBAL}"));
+            pacquet_install_ok(&env, project, &[]);
+        }
+        std::fs::remove_dir_all(&gone).unwrap();
+        (env, kept)
+    };
+    let (ours_env, ours) = setup("ours");
+    let (theirs_env, theirs) = setup("theirs");
+    let slots = |env: &PnpmEnv| -> Vec<String> {
+        snapshot(&links(env))
+            .into_keys()
+            .filter(|p| p.split('/').count() <= 4)
+            .collect()
+    };
+    let before = slots(&ours_env);
+    assert_eq!(before, slots(&theirs_env));
+
+    let out = pacquet(&ours_env, &ours, &["store", "prune"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let their_out = theirs_env.run_ok(&theirs, &["store", "prune"]);
+    assert_eq!(stderr(&out), stderr(&their_out));
+    assert!(
+        stderr(&out).contains("Checking 1 registered project(s) for global virtual store usage"),
+        "{}",
+        stderr(&out)
+    );
+    let after = slots(&ours_env);
+    assert_eq!(after, slots(&theirs_env));
+    assert!(after.len() < before.len(), "nothing was pruned");
+    let store = |env: &PnpmEnv| env.store_dir.join("v11");
+    assert_eq!(blobs(&store(&ours_env)), blobs(&store(&theirs_env)));
+    assert_eq!(
+        index_keys(&store(&ours_env)),
+        index_keys(&store(&theirs_env))
+    );
+
+    let reference = tmp.path().join("reference");
+    copy_tree(&ours, &reference);
+    let _ = std::fs::remove_dir_all(ours.join("node_modules"));
+    drop(registry);
+    pacquet_install_ok(&ours_env, &ours, &["--offline"]);
+    let opts = opts((&reference, &ours_env), (&ours, &ours_env))
+        .substitute(reference.display().to_string(), "<PROJECT>");
+    assert_trees_equal(&reference, &ours, &opts);
+}
+
+fn index_keys(store: &Path) -> std::collections::BTreeSet<String> {
+    let conn = rusqlite::Connection::open(store.join("index.db")).unwrap();
+    let mut stmt = conn.prepare("SELECT key FROM package_index").unwrap();
+    stmt.query_map([], |r| r.get::<_, String>(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect()
+}
+
+/// `xx/rest` of every blob in the store.
+fn blobs(store: &Path) -> std::collections::BTreeSet<String> {
+    let mut out = std::collections::BTreeSet::new();
+    for shard in std::fs::read_dir(store.join("files")).unwrap() {
+        let shard = shard.unwrap();
+        for file in std::fs::read_dir(shard.path()).unwrap() {
+            out.insert(format!(
+                "{}/{}",
+                shard.file_name().to_string_lossy(),
+                file.unwrap().file_name().to_string_lossy()
+            ));
+        }
+    }
+    out
 }

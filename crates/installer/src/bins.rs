@@ -111,6 +111,9 @@ pub fn link_all_bins(
         },
         style,
     };
+    // Shims name the global virtual store's directories as pnpm 12.21 does,
+    // absolute (docs/layout.md §16.3).
+    let global = opts.global_virtual_store.is_some();
     let mut owners = bins.offers_by_owner();
     bins.add_peer_offers(&mut owners.importers);
     bins.bin_dirs(owners)
@@ -119,7 +122,7 @@ pub fn link_all_bins(
             let sources: Vec<BinSource<'_>> = offers
                 .iter()
                 .map(|o| BinSource {
-                    project: Some(root),
+                    project: global.then_some(root),
                     ..o.source()
                 })
                 .collect();
@@ -294,8 +297,9 @@ impl Bins<'_> {
         let package_dir = self.final_dir(i);
         let slot_modules = self.slots_dir.join(&slot.dir_name).join("node_modules");
         let staged = self.root.join(&slot.package_dir);
-        let real_dir = (self.opts.global_virtual_store.is_some() && normalize(&staged) != normalize(&package_dir))
-            .then_some(staged);
+        let real_dir = (self.opts.global_virtual_store.is_some()
+            && normalize(&staged) != normalize(&package_dir))
+        .then_some(staged);
         let node_path = if self.style.extend_node_path {
             vec![
                 package_dir.join("node_modules"),
@@ -352,7 +356,10 @@ impl Bins<'_> {
                 // the slot's link to it (pnpm 12.21).
                 (Some(t), LinkOwner::Slot(s)) if self.opts.global_virtual_store.is_some() => {
                     self.slot_offer(t, false).map(|mut offer| {
-                        let alias = link.path.rsplit_once("/node_modules/").map_or("", |(_, a)| a);
+                        let alias = link
+                            .path
+                            .rsplit_once("/node_modules/")
+                            .map_or("", |(_, a)| a);
                         let slot = &self.plan.slots[s];
                         let named = self.slots_dir.join(&slot.dir_name).join("node_modules");
                         if !alias.is_empty() {
@@ -482,7 +489,11 @@ impl Bins<'_> {
                 let slot = &self.plan.slots[i];
                 let package_dir = self.root.join(&slot.package_dir);
                 let named = self.final_dir(i).join("node_modules/.bin");
-                dirs.push((package_dir.join("node_modules/.bin"), named, outside(offers)));
+                dirs.push((
+                    package_dir.join("node_modules/.bin"),
+                    named,
+                    outside(offers),
+                ));
             }
         }
         // Projects' shims name a global slot's files by their real path,

@@ -2,7 +2,7 @@
 //! `<storeDir>/links` shared by every project of the store. A slot already
 //! there is used as it is; a missing one is made whole in a staging
 //! directory beside it and renamed into place, so no install, of this tool
-//! or of pnpm, ever sees half of one (docs/layout.md §14.4).
+//! or of pnpm, ever sees half of one (docs/layout.md §16.4).
 
 use std::{
     collections::HashMap,

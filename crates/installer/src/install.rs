@@ -15,10 +15,10 @@ use pacquet_tarball::FetcherOptions;
 
 use crate::{
     InstallError, bins,
-    global_store,
     build::{BuildRun, BuildSettings, Builds},
     filtered::{self, ProjectFilter, Scope},
     gates::{self, CheckedLockfile},
+    global_store,
     link_gate::LinkGate,
     phases::Phases,
     project_scripts::ProjectScripts,
@@ -194,7 +194,12 @@ pub fn install(
             Err(e) => return Err(join_verification(verification, reporter).err().unwrap_or(e)),
         };
         // Slots already in the global virtual store are left as they are;
-        // the others are made in staging directories.
+        // the others are made in staging directories. Which slots exist is
+        // asked under the store lock (shared), so a `store prune` cannot
+        // remove one between that answer and the end of the install.
+        let _slots_lock = opts.global_virtual_store.as_ref().and_then(|_| {
+            pacquet_cas::lock_store(&config.store_dir, pacquet_cas::LockMode::Shared).ok()
+        });
         let (plan, global) = match &opts.global_virtual_store {
             Some(gvs) => {
                 let (staged, slots) = global_store::stage(&config.workspace_root, &gvs.dir, &plan);

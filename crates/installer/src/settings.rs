@@ -231,7 +231,7 @@ pub fn running_node_version(config: &Config) -> Option<String> {
 
 /// Where the global virtual store's slots go and the engine their names
 /// carry. Node.js is asked only when a package may build: nothing else's
-/// name depends on it (docs/layout.md §14.2).
+/// name depends on it (docs/layout.md §16.2).
 fn global_virtual_store(config: &Config) -> pacquet_planner::GlobalVirtualStore {
     let root = &config.workspace_root;
     let may_build =
@@ -252,7 +252,10 @@ fn global_virtual_store(config: &Config) -> pacquet_planner::GlobalVirtualStore 
         .flatten();
     pacquet_planner::GlobalVirtualStore {
         dir: relative_path(root, &config.global_virtual_store_dir),
-        configured: config.global_virtual_store_dir.to_string_lossy().into_owned(),
+        configured: config
+            .global_virtual_store_dir
+            .to_string_lossy()
+            .into_owned(),
         lockfile_dir: root.to_string_lossy().replace('\\', "/"),
         engine,
     }

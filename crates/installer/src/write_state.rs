@@ -371,10 +371,8 @@ pub fn settings(config: &Config, store_dir: &str) -> WorkspaceStateSettings {
     // Also with the global virtual store off (checked with pnpm 12.21).
     if config.global_virtual_store_dir != config.store_dir.join("links") {
         let dir = crate::lexical::normalize(&config.global_virtual_store_dir);
-        s.extra.insert(
-            "globalVirtualStoreDir".into(),
-            json!(dir.to_string_lossy()),
-        );
+        s.extra
+            .insert("globalVirtualStoreDir".into(), json!(dir.to_string_lossy()));
     }
     if config.enable_global_virtual_store {
         s.extra

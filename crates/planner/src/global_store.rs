@@ -1,7 +1,7 @@
 //! Slot names of the global virtual store (`enableGlobalVirtualStore`):
 //! `<@scope|@>/<name>/<version>/<graph hash>` under `<storeDir>/links`, the
 //! hash over the package and, recursively, its dependencies
-//! (docs/layout.md §14).
+//! (docs/layout.md §16.2).
 
 use std::collections::{HashMap, HashSet};
 
@@ -55,7 +55,8 @@ pub fn slot_names(
     // entered it, so the order is part of the name.
     for key in lockfile.snapshots.keys() {
         let key = key.as_str();
-        let include_engine = requires_build(&graph, &built, &mut builds_below, key, &mut Vec::new());
+        let include_engine =
+            requires_build(&graph, &built, &mut builds_below, key, &mut Vec::new());
         let engine = match (&gvs.engine, include_engine) {
             (Some(engine), true) => HashInput::Str(engine.clone()),
             _ => HashInput::Null,
@@ -64,7 +65,8 @@ pub fn slot_names(
         let dep_path = DepPath::parse(key);
         let info = lockfile.packages.get(dep_path.package_id());
         let local = info.is_some_and(|i| matches!(i.resolution, Resolution::Directory { .. }))
-            || (info.is_none_or(|i| i.version.is_none()) && dep_path.version().starts_with("file:"));
+            || (info.is_none_or(|i| i.version.is_none())
+                && dep_path.version().starts_with("file:"));
         let mut payload = vec![
             ("engine".to_owned(), engine),
             ("deps".to_owned(), HashInput::Str(deps)),

@@ -61,13 +61,6 @@ pub enum StoreOpsError {
         source: std::io::Error,
     },
 
-    #[error("The store at {path} has a global virtual store (links/), which pacquet cannot prune")]
-    #[diagnostic(
-        code(ERR_PACQUET_PRUNE_GLOBAL_VIRTUAL_STORE),
-        help("Run `pnpm store prune` for this store.")
-    )]
-    GlobalVirtualStore { path: PathBuf },
-
     #[error("Some packages have not been added correctly")]
     #[diagnostic(
         code(ERR_PNPM_STORE_ADD_FAILURE),

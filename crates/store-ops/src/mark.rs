@@ -9,7 +9,11 @@
 //! and blobs, even blobs with a single link (copied or built packages). A
 //! project without a current lockfile marks nothing.
 
-use std::{collections::HashSet, io::ErrorKind, path::Path};
+use std::{
+    collections::HashSet,
+    io::ErrorKind,
+    path::{Path, PathBuf},
+};
 
 use pacquet_lockfile::{Lockfile, read_lockfile};
 
@@ -17,29 +21,37 @@ use pacquet_planner::{HostPlatform, PlanOptions, fetch_source};
 
 use crate::StoreOpsError;
 
-/// Index keys used by the live projects registered in `store_dir`.
-pub fn used_keys(store_dir: &Path) -> Result<HashSet<String>, StoreOpsError> {
-    let mut keys = HashSet::new();
+/// The live projects registered in `store_dir` (`<store>/projects/*`,
+/// symlinks to them). A link to a project that is gone is removed, as pnpm
+/// does.
+pub fn registered_projects(store_dir: &Path) -> Result<Vec<PathBuf>, StoreOpsError> {
+    let mut live = Vec::new();
     let projects = store_dir.join("projects");
     let entries = match std::fs::read_dir(&projects) {
         Ok(entries) => entries,
-        Err(e) if e.kind() == ErrorKind::NotFound => return Ok(keys),
+        Err(e) if e.kind() == ErrorKind::NotFound => return Ok(live),
         Err(e) => return Err(scan(&projects, e)),
     };
     for entry in entries {
         let link = entry.map_err(|e| scan(&projects, e))?.path();
         match std::fs::metadata(&link) {
-            Ok(meta) if meta.is_dir() => {
-                if let Some(lockfile) = current_lockfile(&link)? {
-                    keys.extend(lockfile_keys(&lockfile));
-                }
-            }
-            // The project is gone: forget it, as pnpm does.
+            Ok(meta) if meta.is_dir() => live.push(link),
             Err(e) if e.kind() == ErrorKind::NotFound => {
                 let _ = std::fs::remove_file(&link);
             }
             Ok(_) => {}
             Err(e) => return Err(scan(&link, e)),
+        }
+    }
+    Ok(live)
+}
+
+/// Index keys used by `projects` (their current lockfiles).
+pub fn used_keys(projects: &[PathBuf]) -> Result<HashSet<String>, StoreOpsError> {
+    let mut keys = HashSet::new();
+    for project in projects {
+        if let Some(lockfile) = current_lockfile(project)? {
+            keys.extend(lockfile_keys(&lockfile));
         }
     }
     Ok(keys)
@@ -63,6 +75,12 @@ fn current_lockfile(project: &Path) -> Result<Option<Lockfile>, StoreOpsError> {
     };
     let config = pacquet_config::load(&options).map_err(|e| scan(project, e))?;
     let modules = project.join(&config.modules_dir);
+    // With the global virtual store, `virtualStoreDir` names the slots;
+    // `lock.yaml` stays in the project's own `.pnpm`.
+    if config.enable_global_virtual_store {
+        let path = config.virtual_store_dir.join("lock.yaml");
+        return read_lockfile(&path).map_err(|e| scan(&path, e));
+    }
     let vsd = std::fs::read(modules.join(".modules.yaml"))
         .ok()
         .and_then(|bytes| serde_json::from_slice::<serde_json::Value>(&bytes).ok())

@@ -2,6 +2,8 @@
 //! it):
 //!
 //! 1. Take the store locks exclusively, so no pnpm 12 install runs meanwhile.
+//!    With a global virtual store, remove the slots no registered project
+//!    reaches ([`slots`]).
 //! 2. Mark: rows that registered projects use ([`super::mark`]); their blobs
 //!    (files and side-effects additions) are kept.
 //! 3. Sweep `files/<xx>/`: remove every regular file that has a single link
@@ -21,7 +23,14 @@ use pacquet_store_index::{FileInfo, PackageFilesIndex};
 
 use pacquet_cas::{LockMode, lock_store};
 
-use crate::{StoreOpsError, mark::used_keys};
+use crate::{
+    StoreOpsError,
+    mark::{registered_projects, used_keys},
+};
+
+mod slots;
+
+pub use slots::SlotPrune;
 
 /// What a prune removed.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -29,16 +38,17 @@ pub struct PruneSummary {
     pub files: usize,
     pub bytes: u64,
     pub packages: usize,
+    /// The global virtual store's slots, when the store has `links`.
+    pub slots: Option<SlotPrune>,
 }
 
 pub fn prune(store_dir: &Path) -> Result<PruneSummary, StoreOpsError> {
-    if store_dir.join("links").exists() {
-        return Err(StoreOpsError::GlobalVirtualStore {
-            path: store_dir.to_owned(),
-        });
-    }
     let _lock = lock_store(store_dir, LockMode::Exclusive)?;
-    let marked = used_keys(store_dir)?;
+    let projects = registered_projects(store_dir)?;
+    // Slots first: the blobs only removed slots linked are then single
+    // links, which the sweep below removes.
+    let slots = slots::prune_slots(store_dir, &projects)?;
+    let marked = used_keys(&projects)?;
     let kept = kept_blobs(store_dir, &marked);
     let (files, bytes, removed) = sweep_files(&store_dir.join("files"), &kept)?;
     let retained = pacquet_store_index::retain_rows(store_dir, &|key, data| {
@@ -48,6 +58,7 @@ pub fn prune(store_dir: &Path) -> Result<PruneSummary, StoreOpsError> {
         files,
         bytes,
         packages: retained.removed.len(),
+        slots,
     })
 }
 

@@ -47,6 +47,10 @@ Scenarios (pnpm benchmark rows):
   lockfile-only-fetch
           `fetch` from pnpm-lock.yaml alone into an empty store (no node_modules);
           bun has no such command
+  warm-global
+          as warm, with `enableGlobalVirtualStore: true`: the slots are in the store
+          already (made by the check run), node_modules is set aside; bun has no such
+          layout
   cold-verified, repeat-verified
           cold and repeat without `trustLockfile`: pnpm and pacquet verify the lockfile
           against registry metadata under the default policy (minimumReleaseAge 1440);
@@ -147,6 +151,7 @@ pub enum Scenario {
     Repeat,
     LockfileChange,
     LockfileOnlyFetch,
+    WarmGlobal,
     ColdVerified,
     RepeatVerified,
 }
@@ -159,6 +164,7 @@ impl Scenario {
             Scenario::Repeat => "repeat",
             Scenario::LockfileChange => "lockfile-change",
             Scenario::LockfileOnlyFetch => "lockfile-only-fetch",
+            Scenario::WarmGlobal => "warm-global",
             Scenario::ColdVerified => "cold-verified",
             Scenario::RepeatVerified => "repeat-verified",
         }
@@ -192,6 +198,11 @@ impl Scenario {
             Scenario::LockfileOnlyFetch => {
                 "`fetch` with only pnpm-lock.yaml, into an empty store, no node_modules: the \
                  Docker layer that fills the store before an offline install."
+            }
+            Scenario::WarmGlobal => {
+                "As warm, with `enableGlobalVirtualStore: true`: every slot is already in \
+                 the store's `links`, `node_modules` is gone; the install links the project \
+                 into the slots."
             }
             Scenario::ColdVerified => {
                 "As cold (no store, no cache, no node_modules), without `trustLockfile`: \

@@ -439,13 +439,16 @@ impl Env {
     ) -> Result<()> {
         let project = &dirs.project;
         fs::create_dir_all(project).map_err(|e| format!("{}: {e}", project.display()))?;
-        let workspace = workspace_yaml(
+        let mut workspace = workspace_yaml(
             fixture,
             &dirs.store,
             &dirs.cache,
             !scenario.verifies(),
             self.linker,
         );
+        if scenario == Scenario::WarmGlobal {
+            workspace.push_str("enableGlobalVirtualStore: true\n");
+        }
         let npmrc = format!("registry={}\n", self.registry_url);
         // Each side of the project lives in its own dir, with the bun.lock bun
         // makes from it; `project` gets copies of the side being installed.
@@ -699,6 +702,9 @@ fn install_command(
         (ToolKind::Bun, Scenario::LockfileOnlyFetch) => {
             return Err("bun has no command that fills its cache from a lockfile alone".into());
         }
+        (ToolKind::Bun, Scenario::WarmGlobal) => {
+            return Err("bun has no global virtual store".into());
+        }
         (ToolKind::Pacquet, _) => format!(
             "cd {p} && {bin} install --frozen-lockfile --ignore-scripts --store-dir {}",
             sh_quote(store)
@@ -733,7 +739,7 @@ fn prepare_script(
                 .collect::<Vec<_>>()
                 .join("; ")
         }
-        Scenario::Warm => move_aside(&nm, trash),
+        Scenario::Warm | Scenario::WarmGlobal => move_aside(&nm, trash),
         Scenario::Repeat | Scenario::RepeatVerified => "true".to_string(),
         // The untimed install of the smaller side, then the full side's files.
         Scenario::LockfileChange => format!(

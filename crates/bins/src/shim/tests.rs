@@ -1,6 +1,6 @@
 use std::path::{Path, PathBuf};
 
-use super::{PROLOGUE, shim_script};
+use super::{PROLOGUE, shim_script, shim_script_within};
 
 const SHIM_DIR: &str = "/p/node_modules/.bin";
 
@@ -65,4 +65,34 @@ fn cmd_targets_get_the_msys_guard() {
         "\nif [ -n \"$msys\" ]; then\n  export MSYS2_ARG_CONV_EXCL=\"/C${MSYS2_ARG_CONV_EXCL:+;$MSYS2_ARG_CONV_EXCL}\"\nfi\n\
          if [ -n \"$exe\" ] && [ -x \"$basedir/cmd.exe\" ]; then\n  exec \"$basedir/cmd.exe\" /C \"$basedir_win\"/'../x/a.cmd' \"$@\"\n"
     ));
+}
+
+/// Directories outside the project run together, as given, in one quoted
+/// string; those inside stay relative; a target outside is named whole.
+#[test]
+fn node_path_outside_the_project_is_written_as_given() {
+    let target = Path::new("/s/links/@/a/1/h/node_modules/a/a.js");
+    let np: Vec<PathBuf> = [
+        "/s/links/@/a/1/h/node_modules/a/node_modules",
+        "/s/links/@/a/1/h/node_modules",
+        "/p/node_modules/.pnpm/node_modules",
+        "/p/../s/other",
+    ]
+    .into_iter()
+    .map(PathBuf::from)
+    .collect();
+    let script = shim_script_within(Path::new(SHIM_DIR), target, b"", &np, Some(Path::new("/p")));
+    let list = "'/s/links/@/a/1/h/node_modules/a/node_modules:/s/links/@/a/1/h/node_modules':\
+                \"$basedir_abs\"/'../.pnpm/node_modules':'/p/../s/other'";
+    assert!(
+        tail(&script).starts_with(&format!(
+            "\nif [ -z \"$NODE_PATH\" ]; then\n  export NODE_PATH={list}\n"
+        )),
+        "{script}"
+    );
+    assert!(
+        script.contains("\"$basedir_abs\"/'../../../s/links/@/a/1/h/node_modules/a/a.js'"),
+        "{script}"
+    );
+    assert!(script.ends_with("\n# cmd-shim-target=/s/links/@/a/1/h/node_modules/a/a.js\n"));
 }

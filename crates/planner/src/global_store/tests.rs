@@ -32,7 +32,10 @@ fn names(name: &str, engine: Option<&str>, builds: &dyn Fn(&str) -> bool) -> BTr
 }
 
 fn recorded(name: &str) -> BTreeSet<String> {
-    fixture(name, "slots.txt").lines().map(str::to_owned).collect()
+    fixture(name, "slots.txt")
+        .lines()
+        .map(str::to_owned)
+        .collect()
 }
 
 #[test]
@@ -48,11 +51,12 @@ fn engine_goes_into_the_hash_of_builders_and_their_dependents_only() {
     let plain = names("gvs1", Some("linux;x64;node22"), &|_| false);
     // `is-number` may build: it and `is-odd` (which depends on it) move,
     // the rimraf subtree does not.
-    let building = names("gvs1", Some("linux;x64;node22"), &|k| k == "is-number@6.0.0");
+    let building = names("gvs1", Some("linux;x64;node22"), &|k| {
+        k == "is-number@6.0.0"
+    });
     let moved: BTreeSet<_> = plain.difference(&building).cloned().collect();
     let moved: Vec<&str> = moved.iter().map(|s| s.split('/').nth(1).unwrap()).collect();
     assert_eq!(moved, ["is-number", "is-odd"]);
     // Without a known engine, building changes nothing.
     assert_eq!(names("gvs1", None, &|k| k == "is-number@6.0.0"), plain);
 }
-

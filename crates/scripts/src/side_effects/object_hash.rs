@@ -45,7 +45,7 @@ pub fn object_hash(v: &HashInput) -> String {
 
 /// `hex(sha256(S(v)))` with object keys in the order given, not sorted
 /// (object-hash without `unorderedObjects`): pnpm's global virtual store
-/// slot names (docs/layout.md §14).
+/// slot names (docs/layout.md §16.2).
 pub fn object_hash_hex_in_order(v: &HashInput) -> String {
     let mut out = String::new();
     serialize(v, &mut out, false);

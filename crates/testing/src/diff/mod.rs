@@ -69,8 +69,9 @@ fn substituted_equal(a: &[u8], b: &[u8], opts: &DiffOptions) -> bool {
     let mut subs: Vec<&(String, String)> = opts.substitutions.iter().collect();
     subs.sort_by_key(|(from, _)| std::cmp::Reverse(from.len()));
     let apply = |text: &str| {
-        subs.iter()
-            .fold(text.to_owned(), |t, (from, to)| t.replace(from.as_str(), to))
+        subs.iter().fold(text.to_owned(), |t, (from, to)| {
+            t.replace(from.as_str(), to)
+        })
     };
     apply(a) == apply(b)
 }

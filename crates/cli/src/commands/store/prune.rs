@@ -1,5 +1,6 @@
 //! `store prune`: prints pnpm 12.21's two summary lines
-//! (`Removed 1 file (7 bytes)`, `Removed 0 packages`).
+//! (`Removed 1 file (7 bytes)`, `Removed 0 packages`), after those of the
+//! global virtual store when the store has one.
 
 use pacquet_config::Config;
 use pacquet_store_ops::prune;
@@ -11,6 +12,25 @@ use crate::{
 
 pub fn run(cli: &Cli, config: &Config) -> CliResult<()> {
     let summary = prune(&config.store_dir).map_err(boxed)?;
+    // pnpm 12.21 prints these straight to stderr, whatever the reporter.
+    match &summary.slots {
+        Some(slots) if slots.projects == 0 => {
+            eprintln!("No registered projects for global virtual store");
+        }
+        Some(slots) => {
+            eprintln!(
+                "Checking {} registered project(s) for global virtual store usage",
+                slots.projects
+            );
+            if slots.removed == 0 {
+                eprintln!("No unused packages found in global virtual store");
+            } else {
+                let removed = plural(slots.removed, "package");
+                eprintln!("Removed {removed} from global virtual store");
+            }
+        }
+        None => {}
+    }
     let cwd = cwd(cli)?;
     let files = plural(summary.files, "file");
     info(
