@@ -496,3 +496,41 @@ fn blobs(store: &Path) -> std::collections::BTreeSet<String> {
     }
     out
 }
+
+/// A package whose build is not approved, first made and then found in the
+/// store (`node_modules` gone): both times recorded in `ignoredBuilds` as
+/// pnpm 12 records it.
+#[test]
+fn ignored_builds_are_recorded_for_slots_made_and_found() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let prepare = |side: &str| {
+        let project = tmp.path().join(side).join("project");
+        prepare_project("lifecycle", &project, &registry.url());
+        let path = project.join("pnpm-workspace.yaml");
+        let text = std::fs::read_to_string(&path).unwrap().replace(
+            "allowBuilds:\n  pq-lc-leaf: true\n  pq-lc-mid: true\n  pq-lc-optional: true\n",
+            "",
+        );
+        std::fs::write(&path, text).unwrap();
+        add_settings(&project, &format!("{GLOBAL}strictDepBuilds: false\n"));
+        let env = PnpmEnv::new(&tmp.path().join(side).join("env"), &registry.url());
+        (project, env)
+    };
+    let (theirs, pnpm_env) = prepare("pnpm");
+    let (ours, env) = prepare("pacquet");
+    for _ in 0..2 {
+        for project in [&theirs, &ours] {
+            let _ = std::fs::remove_dir_all(project.join("node_modules"));
+        }
+        pnpm_env.install_frozen(&theirs);
+        pacquet_install_ok(&env, &ours, &[]);
+        let modules = std::fs::read_to_string(ours.join("node_modules/.modules.yaml")).unwrap();
+        assert!(modules.contains("pq-lc-leaf"), "{modules}");
+        // The scripts' environments: cli/tests/lifecycle/env.rs.
+        let opts = opts((&theirs, &pnpm_env), (&ours, &env))
+            .ignore_path("lifecycle-env")
+            .ignore_path("lifecycle.log");
+        assert_trees_equal(&theirs, &ours, &opts);
+    }
+}

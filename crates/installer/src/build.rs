@@ -73,14 +73,33 @@ impl ScriptSettings {
     /// With `preferSymlinkedExecutables: true` set (not the hoisted
     /// layout's default), bins have no shim to carry `NODE_PATH`, so it is
     /// exported as `<virtualStoreDir>/node_modules`; `nodeOptions` becomes
-    /// `NODE_OPTIONS` (both checked with pnpm 12.21).
+    /// `NODE_OPTIONS` (both checked with pnpm 12.21). The global virtual
+    /// store sets both for every script.
     pub fn from_config(config: &Config) -> Self {
         let mut env = Vec::new();
         if config.prefer_symlinked_executables == Some(true) {
             let hidden = config.virtual_store_dir.join("node_modules");
             env.push(("NODE_PATH".into(), hidden.to_string_lossy().into_owned()));
         }
-        if let Some(options) = &config.node_options {
+        if config.enable_global_virtual_store {
+            // Every script finds what the project hoists, `import`s too
+            // (pnpm 12.21; docs/layout.md §16.8).
+            let hidden = config.virtual_store_dir.join("node_modules");
+            let modules = config.workspace_root.join(&config.modules_dir);
+            let paths = std::env::join_paths([hidden, modules])
+                .map(|p| p.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            env.retain(|(key, _)| key != "NODE_PATH");
+            env.push(("NODE_PATH".into(), paths));
+            let inherited = std::env::var("NODE_OPTIONS").ok();
+            let before = config.node_options.clone().or(inherited);
+            let hook = pacquet_scripts::node_path_hook::import_option();
+            let options = match before.filter(|o| !o.is_empty()) {
+                Some(before) => format!("{before} {hook}"),
+                None => hook,
+            };
+            env.push(("NODE_OPTIONS".into(), options));
+        } else if let Some(options) = &config.node_options {
             env.push(("NODE_OPTIONS".into(), options.clone()));
         }
         ScriptSettings {

@@ -176,6 +176,20 @@ impl LinkContext<'_> {
         Ok(true)
     }
 
+    /// A global slot an earlier install made, recorded from its row's
+    /// summary alone: nothing of it is read or written.
+    pub fn settled(&self, slot_index: usize, slot: &Slot, summary: &RowSummary) {
+        if summary.requires_build == Some(true) {
+            self.builds.may_build(slot);
+        }
+        if let Some(manifest) = &summary.manifest {
+            let _ = self.manifests[slot_index].set(manifest.clone());
+        }
+        if summary.provides_skills {
+            self.skills[slot_index].store(true, Ordering::Relaxed);
+        }
+    }
+
     /// Whether the slot's directory holds a finished import of `row` (never
     /// in a virtual store this install created).
     pub fn is_complete(&self, slot: &Slot, row: &PackageFilesIndex) -> Result<bool, InstallError> {

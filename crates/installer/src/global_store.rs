@@ -173,10 +173,20 @@ fn nth_separator(path: &str, n: usize) -> Option<usize> {
 }
 
 impl Slots {
-    /// The manifests of slots this install does not import: read from the
-    /// slot (`has_bin` and direct dependencies, which bins read), or taken
-    /// from the slot sharing their directory.
+    /// The manifests of slots this install does not import that no store
+    /// row gave: taken from the slot sharing their directory, or read from
+    /// the slot (those with commands and direct dependencies, which `.bin`
+    /// linking reads).
     pub fn fill_manifests(&self, root: &Path, plan: &Plan, manifests: &[OnceLock<Value>]) {
+        let direct: std::collections::HashSet<usize> = plan
+            .importers
+            .iter()
+            .flat_map(|p| &p.direct)
+            .filter_map(|d| match d.target {
+                pacquet_planner::DirectTarget::Slot(i) => Some(i),
+                pacquet_planner::DirectTarget::Link(_) => None,
+            })
+            .collect();
         for (i, slot) in plan.slots.iter().enumerate() {
             if !self.skip[i] || manifests[i].get().is_some() {
                 continue;
@@ -185,6 +195,9 @@ impl Slots {
                 if let Some(m) = manifests[first].get() {
                     let _ = manifests[i].set(m.clone());
                 }
+                continue;
+            }
+            if !slot.has_bin && !direct.contains(&i) {
                 continue;
             }
             let path = root.join(&slot.package_dir).join("package.json");

@@ -6,11 +6,13 @@
 //! * find what to run ([`requires_build`], [`dependency_scripts`]),
 //! * key the side-effects cache ([`deps_hash`], [`side_effects_cache_key`]),
 //! * run the scripts ([`run_stage`], [`run_dependency_builds`]),
-//! * record what a build changed ([`diff_package_dir`]).
+//! * record what a build changed ([`diff_package_dir`]),
+//! * let ES modules use `NODE_PATH` ([`node_path_hook`]).
 
 mod build_scripts;
 mod diff;
 mod error;
+pub mod node_path_hook;
 pub mod policy;
 pub mod runner;
 pub mod side_effects;

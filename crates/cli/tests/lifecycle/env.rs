@@ -72,3 +72,40 @@ fn symlinked_executables_put_node_path_in_the_script_environment() {
         Some("<project>/node_modules/.pnpm/node_modules")
     );
 }
+
+/// `enableGlobalVirtualStore: true` (builds not approved: pacquet refuses
+/// them there): every script gets the project's hoisting directories on
+/// `NODE_PATH` and the resolve hook after the configured `nodeOptions`.
+#[test]
+fn the_global_virtual_store_gives_scripts_node_path_and_a_resolve_hook() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let yaml = std::fs::read_to_string(
+        pacquet_testing::project_dir("lifecycle").join("pnpm-workspace.yaml"),
+    )
+    .unwrap()
+    .replace(
+        "allowBuilds:\n  pq-lc-leaf: true\n  pq-lc-mid: true\n  pq-lc-optional: true\n",
+        "",
+    );
+    let yaml = format!(
+        "{yaml}enableGlobalVirtualStore: true\nstrictDepBuilds: false\nnodeOptions: --no-warnings\n"
+    );
+    let setup = Setup {
+        workspace_yaml: Some(&yaml),
+        ..Setup::default()
+    };
+    let (pnpm, pacquet) = both(&registry, tmp.path(), &setup);
+    assert_success(&pnpm, Tool::Pnpm);
+    assert_success(&pacquet, Tool::Pacquet);
+    assert!(assert_same_envs(&pnpm, &pacquet) > 0);
+    let (_, root) = normalized(&pacquet, "pq-project-lifecycle", "preinstall");
+    assert_eq!(
+        root.get("NODE_PATH").map(String::as_str),
+        Some("<project>/node_modules/.pnpm/node_modules:<project>/node_modules")
+    );
+    assert_eq!(
+        root.get("NODE_OPTIONS").map(String::as_str),
+        Some("--no-warnings --import=data:text/javascript,<hook>")
+    );
+}

@@ -168,6 +168,8 @@ pub fn assert_success(run: &Run, tool: Tool) {
     );
 }
 
+const HOOK: &str = "--import=data:text/javascript,";
+
 /// Values that name pnpm's own files or the calling shell.
 const NOT_COMPARED: [&str; 4] = ["npm_execpath", "npm_config_node_gyp", "_", "OLDPWD"];
 
@@ -185,6 +187,13 @@ pub fn normalized(run: &Run, package: &str, event: &str) -> (String, BTreeMap<St
             continue;
         }
         let mut value = map(value.as_str().unwrap_or_default());
+        // The global virtual store's resolve hook: pnpm's program and
+        // pacquet's are each their own (docs/layout.md §16.8).
+        if key == "NODE_OPTIONS"
+            && let Some(at) = value.find(HOOK)
+        {
+            value = format!("{}{HOOK}<hook>", &value[..at]);
+        }
         if key == "PATH" {
             value = value
                 .split(':')

@@ -61,6 +61,11 @@ pub(super) fn link_packages(
     let (mut warm_slots, mut cold_slots) = rows.partition();
     // Global slots already made are not imported again.
     if let Some(global) = run.global {
+        for (i, slot) in plan.slots.iter().enumerate() {
+            if let (true, Some(summary)) = (global.skip[i], rows.summary_for_slot(i)) {
+                ctx.settled(i, slot, summary);
+            }
+        }
         warm_slots.retain(|&i| !global.skip[i]);
         cold_slots.retain(|&i| !global.skip[i]);
     }

@@ -21,7 +21,12 @@ pub(super) fn read_rows(run: &Run<'_>, store: &Store) -> Result<Rows, InstallErr
     let rows = store::prefetch_rows(store, run.plan, run.config.strict_store_pkg_content_check)?;
     if run.config.offline {
         // Nothing is touched before the store is known to hold everything.
-        offline_check(run.plan, &rows.partition().1)?;
+        let mut missing = rows.partition().1;
+        // Global slots already made need no store row.
+        if let Some(global) = run.global {
+            missing.retain(|&i| !global.skip[i]);
+        }
+        offline_check(run.plan, &missing)?;
     }
     Ok(rows)
 }
