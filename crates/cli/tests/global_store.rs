@@ -152,6 +152,43 @@ fn a_workspace_matches_pnpm() {
     same_as_pnpm("workspace", "");
 }
 
+/// Injected workspace projects and `file:` directories: slots of their own
+/// per workspace (`directory` in place of the version, the workspace's path
+/// in the hash), so both tools install at the same path, one after the
+/// other, each with a store at the same place.
+#[test]
+fn local_directories_match_pnpm() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let project = tmp.path().join("project");
+    let env_dir = tmp.path().join("env");
+    prepare_project("injected", &project, &registry.url());
+    add_settings(&project, &format!("\n{GLOBAL}"));
+    let env = PnpmEnv::new(&env_dir, &registry.url());
+    env.install_frozen(&project);
+    let theirs = tmp.path().join("by-pnpm");
+    copy_tree(&project, &theirs);
+    std::fs::rename(&env_dir, tmp.path().join("pnpm-env")).unwrap();
+    std::fs::remove_dir_all(&project).unwrap();
+    prepare_project("injected", &project, &registry.url());
+    add_settings(&project, &format!("\n{GLOBAL}"));
+    let env = PnpmEnv::new(&env_dir, &registry.url());
+    pacquet_install_ok(&env, &project, &[]);
+
+    let opts = DiffOptions {
+        substitute_contents: true,
+        ..DiffOptions::default()
+    }
+    .substitute(
+        tmp.path().join("pnpm-env/store").display().to_string(),
+        "<STORE>",
+    )
+    .substitute(env.store_dir.display().to_string(), "<STORE>");
+    assert_trees_equal(&theirs, &project, &opts);
+    let their_links = tmp.path().join("pnpm-env/store/v11/links");
+    assert_trees_equal(&their_links, &links(&env), &opts);
+}
+
 /// `globalVirtualStoreDir` moves the slots.
 #[test]
 fn global_virtual_store_dir_matches_pnpm() {

@@ -231,21 +231,5 @@ impl Slots {
     }
 }
 
-/// Registers the project in `<store>/projects/<shortHash(dir)>`, a symlink
-/// to it, as pnpm 12 does: `store prune` keeps what registered projects
-/// use. A store inside the project registers nothing.
-pub(crate) fn register_project(store_dir: &Path, project: &Path) -> Result<(), InstallError> {
-    use sha2::{Digest, Sha256};
-    if store_dir.starts_with(project) {
-        return Ok(());
-    }
-    let registry = store_dir.join("projects");
-    std::fs::create_dir_all(&registry).map_err(InstallError::write(&registry))?;
-    let text = project.to_string_lossy();
-    let name = &hex::encode(Sha256::digest(text.as_bytes()))[..32];
-    let link = registry.join(name);
-    crate::symlinks::symlink_force(project, &link).map_err(InstallError::write(&link))
-}
-
 #[cfg(test)]
 mod tests;

@@ -409,7 +409,6 @@ impl Run<'_> {
             phases.mark("bins");
             if let Some(global) = self.global {
                 global.publish()?;
-                global_store::register_project(&config.store_dir, root)?;
                 phases.mark("publish");
             }
             self.run_builds(&store, &builds, &linked.manifests)?;

@@ -126,7 +126,7 @@ pub fn write_modules_state(inputs: &StateInputs<'_>) -> Result<(), InstallError>
             package_manager: PACKAGE_MANAGER.to_owned(),
             allow_builds: sorted_allow_builds(config),
             ignored_builds: ignored_builds.to_vec(),
-            injected_deps: injected_deps(plan),
+            injected_deps: injected_deps(plan, opts),
             previous_skipped: previous_skipped.clone(),
             pending_builds: pending_builds.to_vec(),
             pending_skills: pending_skills.to_vec(),
@@ -463,7 +463,9 @@ fn link_project(root: &Path, link: &Path) -> std::io::Result<()> {
 
 /// `injectedDeps`: each `file:` directory (as written in the lockfile) →
 /// the package directories it was injected into.
-fn injected_deps(plan: &Plan) -> indexmap::IndexMap<String, Vec<String>> {
+/// A global slot's directory is named as pnpm 12.21 names it there: from
+/// `globalVirtualStoreDir` as configured (and never a staging directory).
+fn injected_deps(plan: &Plan, opts: &PlanOptions) -> indexmap::IndexMap<String, Vec<String>> {
     let mut out: indexmap::IndexMap<String, Vec<String>> = indexmap::IndexMap::new();
     for slot in &plan.slots {
         if let pacquet_planner::FetchSource::Directory { path } = &slot.fetch {
@@ -472,9 +474,16 @@ fn injected_deps(plan: &Plan) -> indexmap::IndexMap<String, Vec<String>> {
             // deploy (`///ws/packages/lib`; checked with pnpm 12.21).
             let version = slot.dep_path.version();
             let key = version.strip_prefix("file:").unwrap_or(path);
-            out.entry(key.to_owned())
-                .or_default()
-                .push(slot.package_dir.clone());
+            let dir = match &opts.global_virtual_store {
+                Some(gvs) => format!(
+                    "{}/{}/node_modules/{}",
+                    gvs.configured,
+                    slot.dir_name,
+                    slot.name()
+                ),
+                None => slot.package_dir.clone(),
+            };
+            out.entry(key.to_owned()).or_default().push(dir);
         }
     }
     // pnpm 12 writes the directories sorted (vite, benchmarks/compat-real).
