@@ -42,22 +42,20 @@ pub fn slot_names(
     builds: &dyn Fn(&DepPath) -> bool,
 ) -> HashMap<String, String> {
     let graph = graph(lockfile, &gvs.lockfile_dir);
-    let built: HashSet<String> = lockfile
+    let built: Vec<&str> = lockfile
         .snapshots
         .keys()
         .filter(|k| builds(k))
-        .map(|k| k.as_str().to_owned())
+        .map(DepPath::as_str)
         .collect();
+    let with_engine = dependents(&graph, built);
     let mut hashes = HashMap::new();
-    let mut builds_below = HashMap::new();
     let mut names = HashMap::with_capacity(lockfile.snapshots.len());
     // Key order: inside a cycle a node's hash depends on where the walk
     // entered it, so the order is part of the name.
     for key in lockfile.snapshots.keys() {
         let key = key.as_str();
-        let include_engine =
-            requires_build(&graph, &built, &mut builds_below, key, &mut Vec::new());
-        let engine = match (&gvs.engine, include_engine) {
+        let engine = match (&gvs.engine, with_engine.contains(key)) {
             (Some(engine), true) => HashInput::Str(engine.clone()),
             _ => HashInput::Null,
         };
@@ -175,37 +173,29 @@ fn deps_hash(
     hash
 }
 
-/// Whether `key` may build or depends on something that may. A cycle
-/// answers `false` for the node met again, uncached.
-fn requires_build(
-    graph: &HashMap<String, Node>,
-    built: &HashSet<String>,
-    memo: &mut HashMap<String, bool>,
-    key: &str,
-    parents: &mut Vec<String>,
-) -> bool {
-    if let Some(&known) = memo.get(key) {
-        return known;
+/// `built` and every node that depends on one of them, directly or not:
+/// one fixed point over the whole graph, so a cycle answers alike from
+/// every entry.
+fn dependents<'g>(graph: &'g HashMap<String, Node>, built: Vec<&'g str>) -> HashSet<&'g str> {
+    let mut parents: HashMap<&str, Vec<&str>> = HashMap::new();
+    for (key, node) in graph {
+        for child in node.children.values() {
+            parents
+                .entry(child.as_str())
+                .or_default()
+                .push(key.as_str());
+        }
     }
-    if built.contains(key) {
-        memo.insert(key.to_owned(), true);
-        return true;
+    let mut found: HashSet<&str> = built.iter().copied().collect();
+    let mut pending = built;
+    while let Some(child) = pending.pop() {
+        for &parent in parents.get(child).into_iter().flatten() {
+            if found.insert(parent) {
+                pending.push(parent);
+            }
+        }
     }
-    let Some(node) = graph.get(key) else {
-        memo.insert(key.to_owned(), false);
-        return false;
-    };
-    if parents.iter().any(|p| p == key) {
-        return false;
-    }
-    parents.push(key.to_owned());
-    let result = node
-        .children
-        .values()
-        .any(|child| requires_build(graph, built, memo, child, parents));
-    parents.pop();
-    memo.insert(key.to_owned(), result);
-    result
+    found
 }
 
 #[cfg(test)]
