@@ -45,11 +45,19 @@ fn opts(a: (&Path, &PnpmEnv), b: (&Path, &PnpmEnv)) -> DiffOptions {
 /// Installs fixture `name` with the global virtual store by pnpm and by
 /// pacquet, each with its own store, and compares projects and slots.
 fn same_as_pnpm(name: &str, settings: &str) {
+    same_as_pnpm_edited(name, settings, &|yaml| yaml.to_owned());
+}
+
+/// [`same_as_pnpm`] with the fixture's `pnpm-workspace.yaml` edited first.
+fn same_as_pnpm_edited(name: &str, settings: &str, edit: &dyn Fn(&str) -> String) {
     let registry = Registry::start_fixtures();
     let tmp = tempfile::tempdir().unwrap();
     let prepare = |side: &str| {
         let project = tmp.path().join(side).join("project");
         prepare_project(name, &project, &registry.url());
+        let yaml = project.join("pnpm-workspace.yaml");
+        let text = std::fs::read_to_string(&yaml).unwrap_or_default();
+        std::fs::write(&yaml, edit(&text)).unwrap();
         add_settings(&project, &format!("\n{GLOBAL}{settings}"));
         let env = PnpmEnv::new(&tmp.path().join(side).join("env"), &registry.url());
         (project, env)
@@ -289,7 +297,12 @@ fn copy_tree(from: &Path, to: &Path) {
 fn staging_dirs(links: &Path) -> Vec<String> {
     snapshot(links)
         .into_keys()
-        .filter(|p| p.rsplit('/').next().is_some_and(|n| n.ends_with(".tmp")))
+        .filter(|p| {
+            p.split('/').count() == 4
+                && p.rsplit('/')
+                    .next()
+                    .is_some_and(|n| n.starts_with('.') && n.ends_with(".tmp"))
+        })
         .collect()
 }
 
@@ -393,26 +406,14 @@ fn a_killed_install_leaves_no_partial_slot() {
     }
 }
 
-/// Builds and patches in the global virtual store are not made by pacquet:
-/// refused by name before anything is written.
+/// A patched package is patched in its slot, named by its patch hash (the
+/// one that may build is not built: pnpm 12.21 names such slots otherwise,
+/// docs/layout.md §16.2).
 #[test]
-fn a_package_that_may_build_is_refused_before_anything_is_written() {
-    let registry = Registry::start_fixtures();
-    let tmp = tempfile::tempdir().unwrap();
-    let env = PnpmEnv::new(&tmp.path().join("env"), &registry.url());
-    let project = tmp.path().join("project");
-    prepare_project("dep-kinds", &project, &registry.url());
-    add_settings(&project, &format!("\n{GLOBAL}"));
-    let out = pacquet(&env, &project, &["install", "--frozen-lockfile"]);
-    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
-    assert!(
-        stderr(&out).contains("ERR_PACQUET_UNSUPPORTED_GLOBAL_VIRTUAL_STORE"),
-        "{}",
-        stderr(&out)
-    );
-    assert!(stderr(&out).contains("may build"), "{}", stderr(&out));
-    assert!(!project.join("node_modules").exists());
-    assert!(!links(&env).exists());
+fn patched_packages_match_pnpm() {
+    same_as_pnpm_edited("patched", "", &|yaml| {
+        yaml.replace("pq-scripts: true", "pq-scripts: false")
+    });
 }
 
 /// Turning `enableGlobalVirtualStore` on in an installed project, then off
@@ -570,4 +571,91 @@ fn ignored_builds_are_recorded_for_slots_made_and_found() {
             .ignore_path("lifecycle.log");
         assert_trees_equal(&theirs, &ours, &opts);
     }
+}
+
+/// `<package> <event>` lines of dependency scripts in `project`'s log.
+fn dependency_builds(project: &Path) -> Vec<String> {
+    std::fs::read_to_string(project.join("lifecycle.log"))
+        .unwrap_or_default()
+        .lines()
+        .filter(|l| {
+            l.starts_with("pq-lc-") && !l.starts_with("pq-lc-app") && !l.starts_with("pq-lc-lib")
+        })
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The package directory of the one slot of `name` under `links`.
+fn slot_package(links: &Path, name: &str) -> PathBuf {
+    let version = links.join("@").join(name).join("1.0.0");
+    let slots: Vec<PathBuf> = std::fs::read_dir(&version)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| !p.file_name().unwrap().to_string_lossy().starts_with('.'))
+        .collect();
+    assert_eq!(slots.len(), 1, "{slots:?}");
+    slots[0].join("node_modules").join(name)
+}
+
+/// Dependency builds run in the published slots, the same builds pnpm 12
+/// runs; a second project finds the slots built and runs none; a slot whose
+/// build did not finish (its `.pnpm-needs-build` marker still there) is
+/// made and built again.
+///
+/// pnpm 12.21 names the slots of packages that build (and of what depends
+/// on them) otherwise than its published rule (docs/layout.md §16.2), so
+/// the slots themselves are not compared with pnpm's.
+#[test]
+fn builds_run_once_in_the_published_slots() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let env = PnpmEnv::new(&tmp.path().join("env"), &registry.url());
+    let project = |name: &str| {
+        let dir = tmp.path().join(name);
+        prepare_project("lifecycle", &dir, &registry.url());
+        add_settings(&dir, &format!("\n{GLOBAL}"));
+        dir
+    };
+    let by_pnpm = project("by-pnpm");
+    PnpmEnv::new(&tmp.path().join("pnpm-env"), &registry.url()).install_frozen(&by_pnpm);
+    let first = project("first");
+    pacquet_install_ok(&env, &first, &[]);
+    let mut theirs = dependency_builds(&by_pnpm);
+    let mut ours = dependency_builds(&first);
+    assert!(ours.iter().any(|l| l == "pq-lc-leaf install"), "{ours:?}");
+    theirs.sort();
+    ours.sort();
+    assert_eq!(ours, theirs);
+    let leaf = slot_package(&links(&env), "pq-lc-leaf");
+    assert!(
+        snapshot(&links(&env))
+            .keys()
+            .all(|p| !p.ends_with(".pnpm-needs-build"))
+    );
+
+    let second = project("second");
+    pacquet_install_ok(&env, &second, &[]);
+    assert_eq!(dependency_builds(&second), Vec::<String>::new());
+
+    // Without the side-effects cache, which would restore the build.
+    std::fs::write(leaf.join(".pnpm-needs-build"), b"").unwrap();
+    let third = project("third");
+    add_settings(&third, "sideEffectsCache: false\n");
+    pacquet_install_ok(&env, &third, &[]);
+    let rebuilt = dependency_builds(&third);
+    assert!(
+        rebuilt.iter().any(|l| l == "pq-lc-leaf install"),
+        "{rebuilt:?}"
+    );
+    assert!(
+        !rebuilt.iter().any(|l| l.starts_with("pq-lc-mid")),
+        "{rebuilt:?}"
+    );
+    assert!(
+        !slot_package(&links(&env), "pq-lc-leaf")
+            .join(".pnpm-needs-build")
+            .exists()
+    );
+    let left = staging_dirs(&links(&env));
+    assert!(left.is_empty(), "{left:?}");
 }

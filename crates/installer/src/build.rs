@@ -243,6 +243,13 @@ impl<'a> Builds<'a> {
         }
     }
 
+    /// The slots with a build or patch to run, ascending.
+    pub fn pending_slots(&self) -> Vec<usize> {
+        let mut slots: Vec<usize> = lock(&self.pending).keys().copied().collect();
+        slots.sort_unstable();
+        slots
+    }
+
     pub fn has_pending(&self) -> bool {
         !lock(&self.pending).is_empty()
     }

@@ -140,7 +140,7 @@ pub enum InstallError {
     #[diagnostic(
         code(ERR_PACQUET_UNSUPPORTED_GLOBAL_VIRTUAL_STORE),
         help(
-            "pacquet builds the global virtual store for packages that need no build and no patch; install this project with pnpm, or without `enableGlobalVirtualStore`."
+            "pacquet builds the global virtual store for the isolated layout only; remove `nodeLinker: hoisted` or `enableGlobalVirtualStore`."
         )
     )]
     UnsupportedGlobalVirtualStore { reason: String },

@@ -23,13 +23,24 @@ pub(crate) struct Slots {
     pub skip: Vec<bool>,
     /// Per slot sharing another's directory: that slot.
     shared_with: Vec<Option<usize>>,
-    /// `(staging, final)` absolute directories of the slots made here.
-    staged: Vec<(PathBuf, PathBuf)>,
+    /// `(staging, final)` absolute directories of the slots made here, and
+    /// the package directory inside (`node_modules/<name>`).
+    staged: Vec<(PathBuf, PathBuf, String)>,
 }
 
 /// A slot directory, `<dir>/<@scope|@>/<name>/<version>/<hash>`, is this
 /// many path segments below the store's `links`.
 const SLOT_DEPTH: usize = 4;
+
+/// In a package directory of a slot published before its build or patch
+/// finished; removed when they did (pnpm 12.21's name for it).
+pub(crate) const NEEDS_BUILD: &str = ".pnpm-needs-build";
+
+/// Whether the install may change the package after importing it: a
+/// build it may run, or a patch.
+fn may_change(slot: &pacquet_planner::Slot) -> bool {
+    slot.build == pacquet_planner::BuildPermission::Allowed || slot.patch.is_some()
+}
 
 /// Looks up which slots exist and rewrites `plan` so that the missing ones
 /// are made in staging directories and the present ones are left alone.
@@ -56,7 +67,9 @@ pub(crate) fn stage(root: &Path, gvs_dir: &str, plan: &Plan) -> (Plan, Slots) {
         owner.insert(&slot.dir_name, i);
         let final_dir = root.join(&dir);
         let package = final_dir.join("node_modules").join(slot.name());
-        if package.is_dir() {
+        // A slot whose build or patch did not finish is made again.
+        let interrupted = may_change(slot) && package.join(NEEDS_BUILD).exists();
+        if package.is_dir() && !interrupted {
             slots.skip[i] = true;
             moves.insert(dir, None);
             continue;
@@ -65,7 +78,8 @@ pub(crate) fn stage(root: &Path, gvs_dir: &str, plan: &Plan) -> (Plan, Slots) {
         let staging = join(parent, &format!(".{hash}.{pid}.tmp"));
         let staging_dir = root.join(&staging);
         remove_abandoned(&root.join(parent), hash);
-        slots.staged.push((staging_dir, final_dir));
+        let inside = format!("node_modules/{}", slot.name());
+        slots.staged.push((staging_dir, final_dir, inside));
         moves.insert(dir, Some(staging));
     }
     let depth = gvs_dir.split('/').filter(|p| !p.is_empty()).count() + SLOT_DEPTH;
@@ -123,6 +137,18 @@ pub(crate) fn stage(root: &Path, gvs_dir: &str, plan: &Plan) -> (Plan, Slots) {
     (staged, slots)
 }
 
+/// Puts `staging` in the place of the slot at `final_dir`: the old one is
+/// renamed aside first, then removed.
+fn replace(staging: &Path, final_dir: &Path) -> Result<(), InstallError> {
+    let mut aside = final_dir.as_os_str().to_owned();
+    aside.push(format!(".{}.old", std::process::id()));
+    let aside = PathBuf::from(aside);
+    std::fs::rename(final_dir, &aside).map_err(InstallError::write(final_dir))?;
+    std::fs::rename(staging, final_dir).map_err(InstallError::write(final_dir))?;
+    let _ = std::fs::remove_dir_all(&aside);
+    Ok(())
+}
+
 /// Removes the staging directories of `hash` that killed installs left:
 /// those of processes no longer running, and one of our own pid (a
 /// process that had it before).
@@ -155,6 +181,20 @@ fn is_running(pid: u32) -> bool {
     } else {
         true
     }
+}
+
+/// `plan` with every slot's package directory where pnpm 12.21 names it
+/// for builds: under `globalVirtualStoreDir` as configured.
+pub(crate) fn named_plan(plan: &Plan, configured: &str) -> Plan {
+    let mut named = plan.clone();
+    for slot in &mut named.slots {
+        slot.package_dir = format!(
+            "{configured}/{}/node_modules/{}",
+            slot.dir_name,
+            slot.dep_path.name()
+        );
+    }
+    named
 }
 
 /// Byte index of the `n`-th `/` of `path` (the end of its first `n`
@@ -210,9 +250,10 @@ impl Slots {
     }
 
     /// Renames each staged slot into place. Another install that made the
-    /// same slot first wins: ours is removed.
+    /// same slot first wins: ours is removed. A slot there whose build was
+    /// interrupted is replaced.
     pub fn publish(&self) -> Result<(), InstallError> {
-        for (staging, final_dir) in &self.staged {
+        for (staging, final_dir, package) in &self.staged {
             match std::fs::rename(staging, final_dir) {
                 Ok(()) => {}
                 Err(e)
@@ -222,9 +263,48 @@ impl Slots {
                             ErrorKind::DirectoryNotEmpty | ErrorKind::AlreadyExists
                         ) =>
                 {
-                    std::fs::remove_dir_all(staging).map_err(InstallError::write(staging))?;
+                    if final_dir.join(package).join(NEEDS_BUILD).exists() {
+                        replace(staging, final_dir)?;
+                    } else {
+                        std::fs::remove_dir_all(staging).map_err(InstallError::write(staging))?;
+                    }
                 }
                 Err(e) => return Err(InstallError::write(final_dir)(e)),
+            }
+        }
+        Ok(())
+    }
+
+    /// Marks the staged package directories of `slots` (those this install
+    /// builds or patches after publishing them) as not finished.
+    pub fn mark_unfinished(
+        &self,
+        root: &Path,
+        plan: &Plan,
+        slots: &[usize],
+    ) -> Result<(), InstallError> {
+        for &i in slots.iter().filter(|&&i| !self.skip[i]) {
+            let marker = root.join(&plan.slots[i].package_dir).join(NEEDS_BUILD);
+            std::fs::write(&marker, b"").map_err(InstallError::write(&marker))?;
+        }
+        Ok(())
+    }
+
+    /// Removes the markers of `slots` in their published directories
+    /// (`plan` names the final ones): their build and patch finished.
+    pub fn mark_finished(
+        &self,
+        root: &Path,
+        plan: &Plan,
+        slots: &[usize],
+    ) -> Result<(), InstallError> {
+        for &i in slots.iter().filter(|&&i| !self.skip[i]) {
+            let marker = root.join(&plan.slots[i].package_dir).join(NEEDS_BUILD);
+            match std::fs::remove_file(&marker) {
+                Err(e) if e.kind() != ErrorKind::NotFound => {
+                    return Err(InstallError::write(&marker)(e));
+                }
+                _ => {}
             }
         }
         Ok(())

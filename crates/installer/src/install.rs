@@ -181,13 +181,7 @@ pub fn install(
                 Ok((p, state))
             })
             .map_err(InstallError::from)
-            .and_then(|(plan, state)| {
-                refuse_unsupported(&plan)?;
-                if opts.global_virtual_store.is_some() {
-                    refuse_global_builds(&plan)?;
-                }
-                Ok((plan, state))
-            });
+            .and_then(|(plan, state)| refuse_unsupported(&plan).map(|()| (plan, state)));
         let (plan, state_plan) = match planned {
             Ok(planned) => planned,
             // A refused lockfile is the first thing to report.
@@ -200,12 +194,13 @@ pub fn install(
         let _slots_lock = opts.global_virtual_store.as_ref().and_then(|_| {
             pacquet_cas::lock_store(&config.store_dir, pacquet_cas::LockMode::Shared).ok()
         });
-        let (plan, global) = match &opts.global_virtual_store {
+        let (plan, global, named) = match &opts.global_virtual_store {
             Some(gvs) => {
                 let (staged, slots) = global_store::stage(&config.workspace_root, &gvs.dir, &plan);
-                (staged, Some(slots))
+                let named = global_store::named_plan(&staged, &gvs.configured);
+                (staged, Some(slots), Some(named))
             }
-            None => (plan, None),
+            None => (plan, None, None),
         };
         phases.mark("plan");
         report_plan(&plan, reporter);
@@ -224,6 +219,7 @@ pub fn install(
             project_scripts: &project_scripts,
             started_at,
             global: global.as_ref(),
+            named: named.as_ref(),
         };
         run.execute(runtime, &phases, verification)
     })
@@ -316,6 +312,9 @@ struct Run<'a> {
     started_at: SystemTime,
     /// The global virtual store: which slots this install makes.
     global: Option<&'a global_store::Slots>,
+    /// The global virtual store: the plan with each package where it is
+    /// once published, where builds run.
+    named: Option<&'a Plan>,
 }
 
 impl Run<'_> {
@@ -408,6 +407,9 @@ impl Run<'_> {
             )?;
             phases.mark("bins");
             if let Some(global) = self.global {
+                // What is built or patched after publishing is marked
+                // until it is done.
+                global.mark_unfinished(root, self.plan, &builds.pending_slots())?;
                 global.publish()?;
                 phases.mark("publish");
             }
@@ -462,6 +464,8 @@ impl Run<'_> {
     ) -> Result<(), InstallError> {
         let root = self.config.workspace_root.as_path();
         let has_builds = builds.has_pending();
+        let pending = builds.pending_slots();
+        let plan = self.named.unwrap_or(self.plan);
         let sender = if has_builds {
             Some(store.sender()?)
         } else {
@@ -480,7 +484,7 @@ impl Run<'_> {
         };
         let failed_optional = builds.run(&BuildRun {
             root,
-            plan: self.plan,
+            plan,
             manifests,
             cas: &store.cas,
             sender,
@@ -493,12 +497,20 @@ impl Run<'_> {
                 details,
             });
         }
+        if let Some(global) = self.global {
+            // A failed optional build stays marked: made again next time.
+            let finished: Vec<usize> = pending
+                .into_iter()
+                .filter(|i| !failed_optional.iter().any(|(f, _)| f == i))
+                .collect();
+            global.mark_finished(root, plan, &finished)?;
+        }
         symlinks::unlink_failed_optional(root, &self.plan.symlinks, &failed_optional)?;
         // Shims already in place are left alone.
         if has_builds {
             bins::link_all_bins(
                 root,
-                self.plan,
+                plan,
                 self.opts,
                 manifests,
                 bins::BinStyle::from_config(self.config),
@@ -608,28 +620,6 @@ fn report_plan(plan: &Plan, reporter: &dyn Reporter) {
             reporter.report(Event::Warning { message });
         }
     }
-}
-
-/// The global virtual store as pacquet makes it has no builds and no
-/// patches: a package that may build or is patched is refused before
-/// anything is written.
-fn refuse_global_builds(plan: &Plan) -> Result<(), InstallError> {
-    use pacquet_planner::BuildPermission;
-    for slot in &plan.slots {
-        let builds = slot.build == BuildPermission::Allowed
-            || (slot.prepare == BuildPermission::Allowed
-                && matches!(
-                    slot.fetch,
-                    FetchSource::Git { .. } | FetchSource::GitHostedTarball { .. }
-                ));
-        if builds || slot.patch.is_some() {
-            let what = if builds { "may build" } else { "is patched" };
-            return Err(InstallError::UnsupportedGlobalVirtualStore {
-                reason: format!("when a package {what} ({})", slot.dep_path.as_str()),
-            });
-        }
-    }
-    Ok(())
 }
 
 /// Fails before touching anything when a package cannot be fetched, so an

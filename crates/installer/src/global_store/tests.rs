@@ -102,8 +102,8 @@ fn publishing_renames_staged_slots_and_yields_to_one_already_there() {
         skip: Vec::new(),
         shared_with: Vec::new(),
         staged: vec![
-            (ours.clone(), version.join("h1")),
-            (theirs.clone(), version.join("h2")),
+            (ours.clone(), version.join("h1"), "node_modules/a".into()),
+            (theirs.clone(), version.join("h2"), "node_modules/a".into()),
         ],
     };
     slots.publish().unwrap();
