@@ -19,6 +19,12 @@ use support::{add_settings, pacquet, pacquet_install_ok, stderr};
 
 const GLOBAL: &str = "enableGlobalVirtualStore: true\n";
 
+/// Fixture `fixture` copied to `dir` with the global virtual store on.
+fn global_project(registry: &Registry, dir: &Path, fixture: &str) {
+    prepare_project(fixture, dir, &registry.url());
+    add_settings(dir, &format!("\n{GLOBAL}"));
+}
+
 fn links(env: &PnpmEnv) -> PathBuf {
     env.store_dir.join("v11/links")
 }
@@ -170,16 +176,14 @@ fn local_directories_match_pnpm() {
     let tmp = tempfile::tempdir().unwrap();
     let project = tmp.path().join("project");
     let env_dir = tmp.path().join("env");
-    prepare_project("injected", &project, &registry.url());
-    add_settings(&project, &format!("\n{GLOBAL}"));
+    global_project(&registry, &project, "injected");
     let env = PnpmEnv::new(&env_dir, &registry.url());
     env.install_frozen(&project);
     let theirs = tmp.path().join("by-pnpm");
     copy_tree(&project, &theirs);
     std::fs::rename(&env_dir, tmp.path().join("pnpm-env")).unwrap();
     std::fs::remove_dir_all(&project).unwrap();
-    prepare_project("injected", &project, &registry.url());
-    add_settings(&project, &format!("\n{GLOBAL}"));
+    global_project(&registry, &project, "injected");
     let env = PnpmEnv::new(&env_dir, &registry.url());
     pacquet_install_ok(&env, &project, &[]);
 
@@ -212,8 +216,7 @@ fn reused_offline(pacquet_first: bool) {
     let first = tmp.path().join("first");
     let second = tmp.path().join("second");
     for project in [&first, &second] {
-        prepare_project("workspace", project, &registry.url());
-        add_settings(project, &format!("\n{GLOBAL}"));
+        global_project(&registry, project, "workspace");
     }
     if pacquet_first {
         pacquet_install_ok(&env, &first, &[]);
@@ -263,8 +266,7 @@ fn a_repeat_install_leaves_the_slots_alone() {
     let tmp = tempfile::tempdir().unwrap();
     let env = PnpmEnv::new(&tmp.path().join("env"), &registry.url());
     let project = tmp.path().join("project");
-    prepare_project("workspace", &project, &registry.url());
-    add_settings(&project, &format!("\n{GLOBAL}"));
+    global_project(&registry, &project, "workspace");
     pacquet_install_ok(&env, &project, &[]);
     let reference = tmp.path().join("reference");
     copy_tree(&project, &reference);
@@ -314,8 +316,7 @@ fn concurrent_installs_of_both_tools_share_the_slots() {
     let tmp = tempfile::tempdir().unwrap();
     let alone_env = PnpmEnv::new(&tmp.path().join("alone-env"), &registry.url());
     let alone = tmp.path().join("alone");
-    prepare_project("workspace", &alone, &registry.url());
-    add_settings(&alone, &format!("\n{GLOBAL}"));
+    global_project(&registry, &alone, "workspace");
     pacquet_install_ok(&alone_env, &alone, &[]);
 
     for round in 0..3 {
@@ -323,8 +324,7 @@ fn concurrent_installs_of_both_tools_share_the_slots() {
         let mut children = Vec::new();
         for i in 0..4 {
             let project = tmp.path().join(format!("r{round}-p{i}"));
-            prepare_project("workspace", &project, &registry.url());
-            add_settings(&project, &format!("\n{GLOBAL}"));
+            global_project(&registry, &project, "workspace");
             let mut cmd = if i == 3 {
                 env.command(&project, &["install", "--frozen-lockfile"])
             } else {
@@ -364,16 +364,14 @@ fn a_killed_install_leaves_no_partial_slot() {
     let tmp = tempfile::tempdir().unwrap();
     let done_env = PnpmEnv::new(&tmp.path().join("done-env"), &registry.url());
     let done = tmp.path().join("done");
-    prepare_project("workspace", &done, &registry.url());
-    add_settings(&done, &format!("\n{GLOBAL}"));
+    global_project(&registry, &done, "workspace");
     pacquet_install_ok(&done_env, &done, &[]);
     let complete = links(&done_env);
 
     for (round, delay_ms) in [2u64, 5, 10, 20, 40, 80].into_iter().enumerate() {
         let env = PnpmEnv::new(&tmp.path().join(format!("env{round}")), &registry.url());
         let project = tmp.path().join(format!("p{round}"));
-        prepare_project("workspace", &project, &registry.url());
-        add_settings(&project, &format!("\n{GLOBAL}"));
+        global_project(&registry, &project, "workspace");
         let mut cmd = Command::new(support::pacquet_bin());
         env.apply_env(&mut cmd);
         cmd.current_dir(&project)
@@ -612,8 +610,7 @@ fn builds_run_once_in_the_published_slots() {
     let env = PnpmEnv::new(&tmp.path().join("env"), &registry.url());
     let project = |name: &str| {
         let dir = tmp.path().join(name);
-        prepare_project("lifecycle", &dir, &registry.url());
-        add_settings(&dir, &format!("\n{GLOBAL}"));
+        global_project(&registry, &dir, "lifecycle");
         dir
     };
     let by_pnpm = project("by-pnpm");

@@ -275,6 +275,19 @@ impl Slots {
         Ok(())
     }
 
+    /// The marker paths of those of `slots` this install makes.
+    fn markers<'s>(
+        &'s self,
+        root: &'s Path,
+        plan: &'s Plan,
+        slots: &'s [usize],
+    ) -> impl Iterator<Item = PathBuf> + 's {
+        slots
+            .iter()
+            .filter(|&&i| !self.skip[i])
+            .map(move |&i| root.join(&plan.slots[i].package_dir).join(NEEDS_BUILD))
+    }
+
     /// Marks the staged package directories of `slots` (those this install
     /// builds or patches after publishing them) as not finished.
     pub fn mark_unfinished(
@@ -283,8 +296,7 @@ impl Slots {
         plan: &Plan,
         slots: &[usize],
     ) -> Result<(), InstallError> {
-        for &i in slots.iter().filter(|&&i| !self.skip[i]) {
-            let marker = root.join(&plan.slots[i].package_dir).join(NEEDS_BUILD);
+        for marker in self.markers(root, plan, slots) {
             std::fs::write(&marker, b"").map_err(InstallError::write(&marker))?;
         }
         Ok(())
@@ -298,8 +310,7 @@ impl Slots {
         plan: &Plan,
         slots: &[usize],
     ) -> Result<(), InstallError> {
-        for &i in slots.iter().filter(|&&i| !self.skip[i]) {
-            let marker = root.join(&plan.slots[i].package_dir).join(NEEDS_BUILD);
+        for marker in self.markers(root, plan, slots) {
             match std::fs::remove_file(&marker) {
                 Err(e) if e.kind() != ErrorKind::NotFound => {
                     return Err(InstallError::write(&marker)(e));
