@@ -5,6 +5,9 @@
 //! appear whole or not at all, with concurrent installs and when an install
 //! is killed.
 
+// Inodes, modes and `cp -a`: the comparisons here are Unix ones.
+#![cfg(unix)]
+
 mod support;
 
 use std::{
