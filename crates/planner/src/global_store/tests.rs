@@ -46,6 +46,17 @@ fn names_match_pnpm_without_builds() {
     }
 }
 
+/// Dependency cycles: the digests pnpm's sources give for them (the walk
+/// in lockfile key order, a node met again below itself hashed with no
+/// dependencies; pnpm 12.21's binary differs, docs/layout.md §16.2).
+#[test]
+fn cycles_hash_as_pnpm_states() {
+    assert_eq!(
+        names("cycles", Some("darwin;arm64;node20"), &|_| false),
+        recorded("cycles")
+    );
+}
+
 #[test]
 fn engine_goes_into_the_hash_of_builders_and_their_dependents_only() {
     let plain = names("gvs1", Some("linux;x64;node22"), &|_| false);
