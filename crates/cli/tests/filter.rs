@@ -19,6 +19,9 @@ struct Pair {
     by_pacquet: std::path::PathBuf,
     pnpm_env: PnpmEnv,
     env: PnpmEnv,
+    /// Shims name the global virtual store's absolute paths: compared with
+    /// each side's store mapped alike.
+    global: bool,
 }
 
 impl Pair {
@@ -38,6 +41,7 @@ impl Pair {
             by_pacquet,
             pnpm_env,
             env,
+            global: false,
         }
     }
 
@@ -62,6 +66,10 @@ impl Pair {
             &self.env.store_dir,
         )
         .ignore_path(".git");
+        let opts = DiffOptions {
+            substitute_contents: self.global,
+            ..opts
+        };
         assert_trees_equal(&self.by_pnpm, &self.by_pacquet, &opts);
     }
 
@@ -77,6 +85,23 @@ impl Pair {
 fn same_as_pnpm_through(steps: &[&[&str]]) {
     let pair = Pair::new();
     for flags in steps {
+        pair.install_in("", flags);
+    }
+}
+
+/// With `enableGlobalVirtualStore: true`: a filtered install links the
+/// selected projects into the store's slots, and the next ones keep what
+/// the earlier ones linked, as pnpm 12 does.
+#[test]
+fn filtered_installs_with_the_global_virtual_store_match_pnpm() {
+    let mut pair = Pair::new();
+    pair.global = true;
+    pair.both(|project| support::add_settings(project, "\nenableGlobalVirtualStore: true\n"));
+    for flags in [
+        &["--filter", "@pq-f/app"][..],
+        &[],
+        &["--filter", "@pq-f/lib"],
+    ] {
         pair.install_in("", flags);
     }
 }

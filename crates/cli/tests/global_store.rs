@@ -659,3 +659,45 @@ fn builds_run_once_in_the_published_slots() {
     let left = staging_dirs(&links(&env));
     assert!(left.is_empty(), "{left:?}");
 }
+
+/// A project whose lockfile changes (another fixture's manifest and
+/// lockfile copied over it): both tools relink the project as pnpm 12
+/// does, and every slot the first install made stays in the store.
+#[test]
+fn a_changed_lockfile_matches_pnpm() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let sides = ["pnpm", "pacquet"].map(|side| {
+        let project = tmp.path().join(side).join("project");
+        global_project(&registry, &project, "basic");
+        let env = PnpmEnv::new(&tmp.path().join(side).join("env"), &registry.url());
+        (project, env)
+    });
+    let install = |first: bool| {
+        let [(theirs, pnpm_env), (ours, env)] = &sides;
+        pnpm_env.install_frozen(theirs);
+        pacquet_install_ok(env, ours, &[]);
+        let opts = opts((theirs, pnpm_env), (ours, env));
+        assert_trees_equal(theirs, ours, &opts);
+        if first {
+            Some(snapshot(&links(env)))
+        } else {
+            None
+        }
+    };
+    let before = install(true).unwrap();
+    let other = pacquet_testing::project_dir("peer-bins");
+    for (project, _) in &sides {
+        for file in ["package.json", "pnpm-lock.yaml"] {
+            let text = std::fs::read_to_string(other.join(file))
+                .unwrap()
+                .replace(pacquet_testing::REGISTRY_PLACEHOLDER, &registry.url());
+            std::fs::write(project.join(file), text).unwrap();
+        }
+    }
+    install(false);
+    let after = snapshot(&links(&sides[1].1));
+    for (path, what) in &before {
+        assert_eq!(after.get(path), Some(what), "{path} changed");
+    }
+}
