@@ -456,10 +456,9 @@ impl Bins<'_> {
         }
     }
 
-    /// `(bin dir, offers)` in a stable order: slots (each with its own
-    /// bins), the hidden hoisting dir, then the importers.
-    /// `(bin dir, the place its shims name, offers)`: the two differ for a
-    /// staged global slot.
+    /// `(bin dir, the place its shims name, offers)` in a stable order:
+    /// slots (each with its own bins), the hidden hoisting dir, then the
+    /// importers. The first two differ for a staged global slot.
     fn bin_dirs(&self, owners: Owners) -> Vec<(PathBuf, PathBuf, Vec<Offer>)> {
         let mut dirs = Vec::new();
         // Shims outside the projects' modules dirs carry `NODE_PATH` only

@@ -185,14 +185,10 @@ fn is_running(pid: u32) -> bool {
 
 /// `plan` with every slot's package directory where pnpm 12.21 names it
 /// for builds: under `globalVirtualStoreDir` as configured.
-pub(crate) fn named_plan(plan: &Plan, configured: &str) -> Plan {
+pub(crate) fn named_plan(plan: &Plan, gvs: &pacquet_planner::GlobalVirtualStore) -> Plan {
     let mut named = plan.clone();
     for slot in &mut named.slots {
-        slot.package_dir = format!(
-            "{configured}/{}/node_modules/{}",
-            slot.dir_name,
-            slot.dep_path.name()
-        );
+        slot.package_dir = gvs.named_package_dir(slot);
     }
     named
 }

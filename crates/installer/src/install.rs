@@ -197,7 +197,7 @@ pub fn install(
         let (plan, global, named) = match &opts.global_virtual_store {
             Some(gvs) => {
                 let (staged, slots) = global_store::stage(&config.workspace_root, &gvs.dir, &plan);
-                let named = global_store::named_plan(&staged, &gvs.configured);
+                let named = global_store::named_plan(&staged, gvs);
                 (staged, Some(slots), Some(named))
             }
             None => (plan, None, None),

@@ -475,12 +475,7 @@ fn injected_deps(plan: &Plan, opts: &PlanOptions) -> indexmap::IndexMap<String, 
             let version = slot.dep_path.version();
             let key = version.strip_prefix("file:").unwrap_or(path);
             let dir = match &opts.global_virtual_store {
-                Some(gvs) => format!(
-                    "{}/{}/node_modules/{}",
-                    gvs.configured,
-                    slot.dir_name,
-                    slot.name()
-                ),
+                Some(gvs) => gvs.named_package_dir(slot),
                 None => slot.package_dir.clone(),
             };
             out.entry(key.to_owned()).or_default().push(dir);

@@ -27,6 +27,19 @@ pub struct GlobalVirtualStore {
     pub engine: Option<String>,
 }
 
+impl GlobalVirtualStore {
+    /// `slot`'s package directory as pnpm 12.21 names it in builds and in
+    /// `injectedDeps`: under the directory as configured.
+    pub fn named_package_dir(&self, slot: &crate::Slot) -> String {
+        format!(
+            "{}/{}/node_modules/{}",
+            self.configured,
+            slot.dir_name,
+            slot.name()
+        )
+    }
+}
+
 /// One graph node: `<pkgIdWithPatchHash>:<integrity>` and its children.
 struct Node {
     full_pkg_id: String,
