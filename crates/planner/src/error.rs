@@ -48,6 +48,18 @@ pub enum PlanError {
     )]
     InvalidDependencyNames { names: Vec<String> },
 
+    /// A global virtual store slot path would leave the store.
+    #[error(
+        "Refusing the global virtual store slot of '{dep_path}': its version '{version}' has a `..` segment"
+    )]
+    #[diagnostic(
+        code(ERR_PNPM_INVALID_DEPENDENCY_NAME),
+        help(
+            "The version becomes a directory of the slot's path in the store; a `..` segment would place the package outside it. This usually means the lockfile was tampered with — inspect recent changes to pnpm-lock.yaml before trusting it."
+        )
+    )]
+    TraversalVersion { dep_path: String, version: String },
+
     /// `engineStrict` and a package whose `engines.node` excludes the
     /// running Node.js.
     #[error("{message}")]

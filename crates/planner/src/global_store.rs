@@ -53,7 +53,7 @@ pub fn slot_names(
     lockfile: &Lockfile,
     gvs: &GlobalVirtualStore,
     builds: &dyn Fn(&DepPath) -> bool,
-) -> HashMap<String, String> {
+) -> Result<HashMap<String, String>, crate::PlanError> {
     let graph = graph(lockfile, &gvs.lockfile_dir);
     let built: Vec<&str> = lockfile
         .snapshots
@@ -96,11 +96,19 @@ pub fn slot_names(
             info.and_then(|i| i.version.as_deref())
                 .unwrap_or(dep_path.version())
         };
+        // The version is a directory of the slot's path (pnpm 12.21 refuses
+        // the same).
+        if version.split(['/', '\\']).any(|segment| segment == "..") {
+            return Err(crate::PlanError::TraversalVersion {
+                dep_path: key.to_owned(),
+                version: version.to_owned(),
+            });
+        }
         let name = dep_path.name();
         let scope = if name.starts_with('@') { "" } else { "@/" };
         names.insert(key.to_owned(), format!("{scope}{name}/{version}/{hash}"));
     }
-    names
+    Ok(names)
 }
 
 fn graph(lockfile: &Lockfile, lockfile_dir: &str) -> HashMap<String, Node> {

@@ -27,6 +27,7 @@ fn names(name: &str, engine: Option<&str>, builds: &dyn Fn(&str) -> bool) -> BTr
         engine: engine.map(str::to_owned),
     };
     slot_names(&lockfile, &gvs, &|k| builds(k.as_str()))
+        .expect("safe names")
         .into_values()
         .collect()
 }
@@ -70,4 +71,26 @@ fn engine_goes_into_the_hash_of_builders_and_their_dependents_only() {
     assert_eq!(moved, ["is-number", "is-odd"]);
     // Without a known engine, building changes nothing.
     assert_eq!(names("gvs1", None, &|k| k == "is-number@6.0.0"), plain);
+}
+
+/// A `version` with a `..` segment would put the slot outside the store.
+#[test]
+fn a_traversing_version_is_refused() {
+    let text = fixture("gvs2a", "pnpm-lock.yaml").replacen(
+        "resolution: {integrity:",
+        "version: ../../../outside\n    resolution: {integrity:",
+        1,
+    );
+    let lockfile = Lockfile::parse(&text, Path::new("pnpm-lock.yaml")).expect("lockfile parses");
+    let gvs = GlobalVirtualStore {
+        dir: "../store/v11/links".into(),
+        configured: "/tmp/store/v11/links".into(),
+        lockfile_dir: "/tmp/project".into(),
+        engine: None,
+    };
+    let err = slot_names(&lockfile, &gvs, &|_| false).unwrap_err();
+    assert!(
+        matches!(&err, crate::PlanError::TraversalVersion { version, .. } if version == "../../../outside"),
+        "{err:?}"
+    );
 }

@@ -170,6 +170,7 @@ impl SlotSet {
             };
             crate::global_store::slot_names(lockfile, gvs, &may_build)
         });
+        let global_names = global_names.transpose()?;
         let mut set = SlotSet {
             slots: Vec::new(),
             nodes: Vec::new(),
