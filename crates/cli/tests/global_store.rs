@@ -18,7 +18,7 @@ use std::{
 };
 
 use pacquet_testing::{DiffOptions, PnpmEnv, Registry, assert_trees_equal, prepare_project};
-use support::{add_settings, pacquet, pacquet_install_ok, stderr};
+use support::{add_settings, blobs, index_keys, pacquet, pacquet_install_ok, stderr};
 
 const GLOBAL: &str = "enableGlobalVirtualStore: true\n";
 
@@ -509,31 +509,6 @@ fn store_prune_removes_the_slots_pnpm_removes() {
     let opts = opts((&reference, &ours_env), (&ours, &ours_env))
         .substitute(reference.display().to_string(), "<PROJECT>");
     assert_trees_equal(&reference, &ours, &opts);
-}
-
-fn index_keys(store: &Path) -> std::collections::BTreeSet<String> {
-    let conn = rusqlite::Connection::open(store.join("index.db")).unwrap();
-    let mut stmt = conn.prepare("SELECT key FROM package_index").unwrap();
-    stmt.query_map([], |r| r.get::<_, String>(0))
-        .unwrap()
-        .map(Result::unwrap)
-        .collect()
-}
-
-/// `xx/rest` of every blob in the store.
-fn blobs(store: &Path) -> std::collections::BTreeSet<String> {
-    let mut out = std::collections::BTreeSet::new();
-    for shard in std::fs::read_dir(store.join("files")).unwrap() {
-        let shard = shard.unwrap();
-        for file in std::fs::read_dir(shard.path()).unwrap() {
-            out.insert(format!(
-                "{}/{}",
-                shard.file_name().to_string_lossy(),
-                file.unwrap().file_name().to_string_lossy()
-            ));
-        }
-    }
-    out
 }
 
 /// A package whose build is not approved, first made and then found in the

@@ -13,7 +13,7 @@ use std::{
 };
 
 use pacquet_testing::{PnpmEnv, Registry, prepare_project};
-use support::{pacquet, pacquet_bin, pacquet_install_ok, stderr, stdout};
+use support::{blobs, index_keys, pacquet, pacquet_bin, pacquet_install_ok, stderr, stdout};
 
 /// `pacquet <args>` in `dir` with `env`'s isolation but no implicit
 /// `--store-dir`.
@@ -136,33 +136,6 @@ fn status_reports_the_packages_pnpm_reports() {
         ]
     );
     assert_eq!(listed, modified_list(&stderr(&theirs)));
-}
-
-/// Keys of `package_index`, sorted.
-fn index_keys(store: &Path) -> BTreeSet<String> {
-    let conn = rusqlite::Connection::open(store.join("index.db")).unwrap();
-    let mut stmt = conn.prepare("SELECT key FROM package_index").unwrap();
-    stmt.query_map([], |r| r.get::<_, String>(0))
-        .unwrap()
-        .map(Result::unwrap)
-        .collect()
-}
-
-/// `xx/rest` of every blob in the store.
-fn blobs(store: &Path) -> BTreeSet<String> {
-    let mut out = BTreeSet::new();
-    for shard in std::fs::read_dir(store.join("files")).unwrap() {
-        let shard = shard.unwrap();
-        for file in std::fs::read_dir(shard.path()).unwrap() {
-            let file = file.unwrap();
-            out.insert(format!(
-                "{}/{}",
-                shard.file_name().to_string_lossy(),
-                file.file_name().to_string_lossy()
-            ));
-        }
-    }
-    out
 }
 
 /// Project `a` (combined: workspace, a built package copied out of the

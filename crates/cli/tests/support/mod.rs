@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 use std::{
+    collections::BTreeSet,
     path::{Path, PathBuf},
     process::{Command, Output},
 };
@@ -38,6 +39,32 @@ pub fn pacquet_install_ok(env: &PnpmEnv, dir: &Path, extra: &[&str]) -> Output {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
+    out
+}
+
+/// Keys of the store's `package_index`, sorted.
+pub fn index_keys(store: &Path) -> BTreeSet<String> {
+    let conn = rusqlite::Connection::open(store.join("index.db")).unwrap();
+    let mut stmt = conn.prepare("SELECT key FROM package_index").unwrap();
+    stmt.query_map([], |r| r.get::<_, String>(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect()
+}
+
+/// `xx/rest` of every blob in the store.
+pub fn blobs(store: &Path) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for shard in std::fs::read_dir(store.join("files")).unwrap() {
+        let shard = shard.unwrap();
+        for file in std::fs::read_dir(shard.path()).unwrap() {
+            out.insert(format!(
+                "{}/{}",
+                shard.file_name().to_string_lossy(),
+                file.unwrap().file_name().to_string_lossy()
+            ));
+        }
+    }
     out
 }
 
