@@ -194,13 +194,12 @@ pub fn install(
         let _slots_lock = opts.global_virtual_store.as_ref().and_then(|_| {
             pacquet_cas::lock_store(&config.store_dir, pacquet_cas::LockMode::Shared).ok()
         });
-        let (plan, global, named) = match &opts.global_virtual_store {
+        let (plan, global) = match &opts.global_virtual_store {
             Some(gvs) => {
                 let (staged, slots) = global_store::stage(&config.workspace_root, &gvs.dir, &plan);
-                let named = global_store::named_plan(&staged, gvs);
-                (staged, Some(slots), Some(named))
+                (staged, Some(slots))
             }
-            None => (plan, None, None),
+            None => (plan, None),
         };
         phases.mark("plan");
         report_plan(&plan, reporter);
@@ -219,7 +218,6 @@ pub fn install(
             project_scripts: &project_scripts,
             started_at,
             global: global.as_ref(),
-            named: named.as_ref(),
         };
         run.execute(runtime, &phases, verification)
     })
@@ -312,9 +310,6 @@ struct Run<'a> {
     started_at: SystemTime,
     /// The global virtual store: which slots this install makes.
     global: Option<&'a global_store::Slots>,
-    /// The global virtual store: the plan with each package where it is
-    /// once published, where builds run.
-    named: Option<&'a Plan>,
 }
 
 impl Run<'_> {
@@ -465,7 +460,13 @@ impl Run<'_> {
         let root = self.config.workspace_root.as_path();
         let has_builds = builds.has_pending();
         let pending = builds.pending_slots();
-        let plan = self.named.unwrap_or(self.plan);
+        // With the global virtual store, builds run where each package is
+        // once published; an install without builds needs no such plan.
+        let named = match &self.opts.global_virtual_store {
+            Some(gvs) if has_builds => Some(global_store::named_plan(self.plan, gvs)),
+            _ => None,
+        };
+        let plan = named.as_ref().unwrap_or(self.plan);
         let sender = if has_builds {
             Some(store.sender()?)
         } else {
