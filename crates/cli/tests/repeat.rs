@@ -408,3 +408,101 @@ fn a_repeat_install_without_the_optimistic_check_runs_the_root_scripts() {
         );
     }
 }
+
+/// `name@version` of each entry under `packages:` in fixture `name`'s
+/// lockfile.
+fn fixture_packages(name: &str) -> Vec<(String, String)> {
+    let path = pacquet_testing::project_dir(name).join("pnpm-lock.yaml");
+    let text = std::fs::read_to_string(path).unwrap();
+    let section = text.split("\npackages:\n").nth(1).unwrap();
+    let section = section.split("\nsnapshots:\n").next().unwrap();
+    section
+        .lines()
+        .filter(|l| l.starts_with("  ") && !l.starts_with("   ") && l.ends_with(':'))
+        .map(|l| {
+            let key = l.trim().trim_end_matches(':').trim_matches('\'');
+            let at = key[1..].find('@').unwrap() + 1;
+            (key[..at].to_owned(), key[at + 1..].to_owned())
+        })
+        .collect()
+}
+
+/// Installs `basic`, runs `between` on the project's environment, then
+/// installs `combined` over it; the result must equal a clean install of
+/// `combined`. Returns the tarball paths the second install requested.
+fn basic_then_combined(between: &dyn Fn(&PnpmEnv)) -> Vec<String> {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let project = tmp.path().join("project");
+    let env = PnpmEnv::new(&tmp.path().join("env"), &registry.url());
+    prepare_project("basic", &project, &registry.url());
+    pacquet_install_ok(&env, &project, &[]);
+    between(&env);
+    switch_to("combined", &project, &registry);
+    // Orphans go at once, as in the clean install compared with.
+    support::add_settings(&project, "modulesCacheMaxAge: 0\n");
+    registry.reset_requests();
+    pacquet_install_ok(&env, &project, &[]);
+    let downloads: Vec<String> = registry
+        .requests()
+        .into_iter()
+        .filter(|p| p.ends_with(".tgz"))
+        .collect();
+
+    let clean = tmp.path().join("clean");
+    let clean_env = PnpmEnv::new(&tmp.path().join("clean-env"), &registry.url());
+    prepare_project("combined", &clean, &registry.url());
+    support::add_settings(&clean, "modulesCacheMaxAge: 0\n");
+    pacquet_install_ok(&clean_env, &clean, &[]);
+    let opts = DiffOptions::for_installs(&clean, &clean_env.store_dir, &project, &env.store_dir);
+    assert_trees_equal(&clean, &project, &opts);
+    downloads
+}
+
+/// `downloads` misses every package of fixture `basic`, and holds some.
+fn only_new_packages_downloaded(downloads: &[String]) {
+    let kept = fixture_packages("basic");
+    assert!(!kept.is_empty());
+    for (name, version) in kept {
+        let path = pacquet_testing::tarball_path(&name, &version);
+        assert!(
+            !downloads.contains(&path),
+            "{name}@{version} was downloaded again: {downloads:?}"
+        );
+    }
+    // What `combined` adds was not in the store.
+    assert!(!downloads.is_empty());
+}
+
+/// Packages already complete are completed from the project's copy of
+/// their row summaries (docs/store.md §11.1), not from the store index:
+/// with the index gone, only the packages the lockfile gained are
+/// downloaded.
+#[test]
+fn kept_packages_need_no_index_row() {
+    let downloads = basic_then_combined(&|env| {
+        for file in ["index.db", "index.db-wal", "index.db-shm"] {
+            let _ = std::fs::remove_file(env.store_dir.join("v11").join(file));
+        }
+    });
+    only_new_packages_downloaded(&downloads);
+}
+
+/// A damaged copy is no copy: the rows come from the index, and nothing
+/// already in the store is downloaded.
+#[test]
+fn a_damaged_summary_copy_is_ignored() {
+    let downloads = basic_then_combined(&|env| {
+        let dir = env.cache_dir().join("pacquet/row-summaries");
+        let copies: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+        assert_eq!(copies.len(), 1, "one copy per virtual store");
+        for copy in copies {
+            let path = copy.unwrap().path();
+            let mut bytes = std::fs::read(&path).unwrap();
+            bytes.truncate(bytes.len() / 2);
+            bytes.extend_from_slice(b"\xff\xff\xff\xff");
+            std::fs::write(&path, bytes).unwrap();
+        }
+    });
+    only_new_packages_downloaded(&downloads);
+}

@@ -267,7 +267,8 @@ struct Bins<'a> {
     plan: &'a Plan,
     opts: &'a PlanOptions<'a>,
     manifests: &'a [OnceLock<Value>],
-    /// Global slots already made: their `.bin` is left as it is.
+    /// Slots whose `.bin` is left as it is: global slots already made, and
+    /// slots an earlier install linked exactly as this plan does.
     settled: Option<&'a [bool]>,
     /// `<virtualStoreDir>/node_modules`, last on every shim's `NODE_PATH`
     /// (but those in global slots).
@@ -342,7 +343,11 @@ impl Bins<'_> {
             private: Vec::new(),
         };
         let root_importer = plan.importers.iter().position(|i| i.id == ".");
+        let settled = |s: usize| self.settled.is_some_and(|settled| settled[s]);
         for (s, t, sibling) in &plan.bin_only_deps {
+            if settled(*s) {
+                continue;
+            }
             // Targets seen through the sibling pnpm does not link.
             owners.slots[*s].extend(self.slot_offer(*t, false).map(|mut offer| {
                 let named = std::mem::replace(&mut offer.package_dir, self.root.join(sibling));
@@ -351,6 +356,11 @@ impl Bins<'_> {
             }));
         }
         for link in &plan.symlinks {
+            if let LinkOwner::Slot(s) = link.owner
+                && settled(s)
+            {
+                continue;
+            }
             let offer = match (link.target_slot, link.owner) {
                 // In a global slot, a dependency's commands are named through
                 // the slot's link to it (pnpm 12.21).

@@ -176,7 +176,7 @@ impl Landing<'_> {
         if let Some(ctx) = self.link {
             if !ctx.gate.is_open() {
                 if let Some(key) = &first.store_key {
-                    self.sender.put(key.clone(), row.clone());
+                    self.store.put(self.sender, key.clone(), row.clone());
                 }
                 let mut deferred = self.deferred.lock().unwrap_or_else(|e| e.into_inner());
                 deferred.push((g, row));
@@ -185,7 +185,7 @@ impl Landing<'_> {
             self.import_group(ctx, group, &row)?;
         }
         if let Some(key) = &first.store_key {
-            self.sender.put(key.clone(), row);
+            self.store.put(self.sender, key.clone(), row);
         }
         Ok(())
     }

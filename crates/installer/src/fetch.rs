@@ -95,7 +95,14 @@ fn fill_store(
     fetchable: &[usize],
 ) -> Result<(store::Store, usize), InstallError> {
     let store = store::Store::open(&config.store_dir);
-    let rows = store::prefetch_rows(&store, plan, config.strict_store_pkg_content_check)?;
+    // Every file is checked: no summary stands in for a row.
+    let rows = store::prefetch_rows(
+        &store,
+        plan,
+        config.strict_store_pkg_content_check,
+        &config.workspace_root,
+        &Default::default(),
+    )?;
     // A row whose blobs are gone or damaged is as good as no row: the
     // offline install that follows would have to download it.
     let missing: Vec<usize> = fetchable

@@ -22,7 +22,7 @@ use super::{
 };
 use crate::link_gate::LinkGate;
 use crate::reporter::{Event, Origin, Reporter};
-use pacquet_planner::{BuildPermission, Slot};
+use pacquet_planner::Slot;
 
 /// What every package import of one install shares.
 pub struct LinkContext<'a> {
@@ -147,14 +147,10 @@ impl LinkContext<'_> {
         summary: &RowSummary,
     ) -> Result<bool, InstallError> {
         let fresh = self.gate.wait()?;
-        let needs_build = summary.requires_build == Some(true);
-        if fresh
-            || !summary.has_package_json
-            || slot.patch.is_some()
-            || (needs_build && slot.build == BuildPermission::Allowed)
-        {
+        if fresh || !crate::store::summary_suffices(slot, summary) {
             return Ok(false);
         }
+        let needs_build = summary.requires_build == Some(true);
         let dest = self.root.join(&slot.package_dir);
         if std::fs::symlink_metadata(dest.join("package.json")).is_err() {
             return Ok(false);

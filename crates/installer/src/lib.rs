@@ -32,6 +32,7 @@ pub mod settings;
 mod skills;
 mod stale;
 mod store;
+mod summaries;
 mod symlinks;
 mod up_to_date;
 mod validation;

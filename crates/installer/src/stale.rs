@@ -18,7 +18,6 @@ use pacquet_lockfile::Lockfile;
 use serde_json::Value;
 
 use pacquet_planner::{ImporterSelection, Plan, PlanOptions, Removals, plan};
-use pacquet_state::ModulesYaml;
 
 use crate::{InstallError, remove::remove_all, reporter::DirectDependency};
 
@@ -41,7 +40,6 @@ pub struct Existing<'a> {
     pub plan: &'a Plan,
     /// A filtered install links only this part of [`Self::plan`].
     pub linked: Option<&'a Plan>,
-    pub wanted: &'a Lockfile,
     pub store_dir: &'a str,
     /// `modulesCacheMaxAge` in minutes: how long orphaned package
     /// directories stay in the virtual store.
@@ -107,23 +105,94 @@ pub fn apply(new: &Existing<'_>, survey: Survey) -> Result<Reconciled, InstallEr
     }
 }
 
-/// Compares the previous install (its `.modules.yaml` and `lock.yaml`)
-/// with `new.plan`, reading only: it runs while the store index is read
-/// and before the lockfile's verdict.
-pub fn survey(new: &Existing<'_>) -> Survey {
-    let modules = new.root.join(&new.opts.modules_dir);
+/// What the previous install left, read and planned again before the new
+/// plan is known: [`read_previous`] runs while the new lockfile is planned
+/// (on alotta, planning each lockfile takes ~15 ms), [`survey`] compares.
+#[derive(Debug)]
+pub struct Previous {
+    /// Its `.modules.yaml`, when there is one (`Null` if unreadable).
+    modules_yaml: Option<Value>,
+    tree: PreviousTree,
+}
+
+#[derive(Debug)]
+enum PreviousTree {
+    /// No modules directory.
+    Fresh,
+    /// No `lock.yaml`, or one pacquet cannot read or plan: nothing to
+    /// compare against; the tree is left as it is, as after a killed
+    /// install.
+    Unknown,
+    /// Its `lock.yaml` is the wanted lockfile, every group installed both
+    /// times: nothing to remove. (A partial install's plan is smaller than
+    /// its `lock.yaml` says.)
+    Same,
+    /// Its plan, made again from its `lock.yaml`.
+    Planned(Box<Plan>),
+}
+
+/// Reads the previous install's `.modules.yaml` and `lock.yaml` and plans
+/// the latter with `opts` (the options the new plan is made with) and the
+/// groups it recorded. `filtered`: a filtered install, whose plan is a
+/// part of its `lock.yaml`.
+pub fn read_previous(
+    root: &Path,
+    opts: &PlanOptions<'_>,
+    wanted: &Lockfile,
+    filtered: bool,
+) -> Previous {
+    let modules = root.join(&opts.modules_dir);
     if !modules.exists() {
-        return Survey::Fresh;
+        return Previous {
+            modules_yaml: None,
+            tree: PreviousTree::Fresh,
+        };
     }
-    let previous: Option<Value> = std::fs::read_to_string(modules.join(".modules.yaml"))
+    let modules_yaml: Option<Value> = std::fs::read_to_string(modules.join(".modules.yaml"))
         .ok()
         .map(|text| serde_json::from_str(&text).unwrap_or(Value::Null));
-    if let Some(previous) = &previous
-        && layout_changed(new, previous)
+    let tree = plan_previous(root, opts, wanted, filtered, modules_yaml.as_ref());
+    Previous { modules_yaml, tree }
+}
+
+fn plan_previous(
+    root: &Path,
+    opts: &PlanOptions<'_>,
+    wanted: &Lockfile,
+    filtered: bool,
+    modules_yaml: Option<&Value>,
+) -> PreviousTree {
+    let current_path = root.join(&opts.virtual_store_dir).join("lock.yaml");
+    let Ok(current_text) = std::fs::read_to_string(&current_path) else {
+        return PreviousTree::Unknown;
+    };
+    if opts.included.all() && !filtered && current_text == wanted.to_yaml() {
+        return PreviousTree::Same;
+    }
+    let Ok(current) = Lockfile::parse(&current_text, &current_path) else {
+        return PreviousTree::Unknown;
+    };
+    let included = modules_yaml.and_then(|p| recorded_groups(p.get("included")?));
+    match plan(&current, &previous_options(root, opts, &current, included)) {
+        Ok(old) => PreviousTree::Planned(Box::new(old)),
+        Err(_) => PreviousTree::Unknown,
+    }
+}
+
+/// Compares the previous install (as [`read_previous`] found it) with
+/// `new.plan`, reading only: it runs while the store index is read and
+/// before the lockfile's verdict.
+pub fn survey(new: &Existing<'_>, previous: Previous) -> Survey {
+    let modules_yaml = previous.modules_yaml;
+    if matches!(previous.tree, PreviousTree::Fresh) {
+        return Survey::Fresh;
+    }
+    if let Some(modules_yaml) = &modules_yaml
+        && layout_changed(new, modules_yaml)
     {
         return Survey::Purge;
     }
-    let pruned_at = previous
+    let pruned_at = modules_yaml
         .as_ref()
         .and_then(|p| p.get("prunedAt"))
         .and_then(Value::as_str)
@@ -134,7 +203,7 @@ pub fn survey(new: &Existing<'_>) -> Survey {
         })
         .map(str::to_owned);
     let prune_orphans = pruned_at.is_none();
-    let skipped = previous
+    let skipped = modules_yaml
         .as_ref()
         .and_then(|p| p.get("skipped"))
         .and_then(Value::as_array)
@@ -151,30 +220,15 @@ pub fn survey(new: &Existing<'_>) -> Survey {
         previous_direct: None,
         removals: Removals::default(),
     };
-    let vsd = new.root.join(&new.opts.virtual_store_dir);
-    let current_path = vsd.join("lock.yaml");
-    let Ok(current_text) = std::fs::read_to_string(&current_path) else {
-        return Survey::Remove(Box::new(reconciled));
-    };
-    // The same lockfile with every group installed both times: nothing to
-    // remove. (A partial install's plan is smaller than its lock.yaml says.)
-    if new.opts.included.all() && new.linked.is_none() && current_text == new.wanted.to_yaml() {
-        reconciled.previous_direct = Some(crate::install::direct_dependencies(new.plan));
-        return Survey::Remove(Box::new(reconciled));
-    }
-    // A current lockfile pacquet cannot read or plan gives nothing to
-    // compare against: leave the tree as it is, as after a killed install.
-    let Ok(current) = Lockfile::parse(&current_text, &current_path) else {
-        return Survey::Remove(Box::new(reconciled));
-    };
-    let included = previous
-        .as_ref()
-        .and_then(|p| recorded_groups(p.get("included")?));
-    let Ok(old) = plan(
-        &current,
-        &previous_options(new.root, new.opts, &current, included),
-    ) else {
-        return Survey::Remove(Box::new(reconciled));
+    let old = match previous.tree {
+        PreviousTree::Fresh | PreviousTree::Unknown => {
+            return Survey::Remove(Box::new(reconciled));
+        }
+        PreviousTree::Same => {
+            reconciled.previous_direct = Some(crate::install::direct_dependencies(new.plan));
+            return Survey::Remove(Box::new(reconciled));
+        }
+        PreviousTree::Planned(old) => old,
     };
     reconciled.removals = pacquet_planner::diff(&old, new.plan, prune_orphans);
     if let Some(gvs) = &new.opts.global_virtual_store {
@@ -277,16 +331,8 @@ fn gone_importer(root: &Path, id: &str) -> ImporterSelection {
 }
 
 fn layout_changed(new: &Existing<'_>, old: &Value) -> bool {
-    let wanted = pacquet_state::modules_yaml(
-        new.plan,
-        new.opts,
-        &ModulesYaml {
-            store_dir: new.store_dir.to_owned(),
-            ..ModulesYaml::default()
-        },
-    );
-    let wanted: Value = serde_json::from_str(&wanted).expect("modules_yaml writes JSON");
-    LAYOUT_FIELDS.iter().any(|f| old.get(f) != wanted.get(f))
+    let wanted = pacquet_state::layout_fields(new.plan, new.opts, new.store_dir);
+    LAYOUT_FIELDS.iter().any(|f| old.get(f) != wanted.get(*f))
 }
 
 /// Removes the modules directory of every importer.

@@ -46,6 +46,30 @@ impl Removals {
     pub fn has_link(&self, path: &str, target: &str) -> bool {
         self.kept_links.get(path).is_some_and(|t| t == target)
     }
+
+    /// Per slot of `new`: its package directory and every link inside its
+    /// `node_modules` were already in place, so its `.bin` (made from those
+    /// links and their packages) is as the previous install left it.
+    pub fn settled_slots(&self, new: &Plan) -> Vec<bool> {
+        let mut settled: Vec<bool> = new
+            .slots
+            .iter()
+            .map(|s| {
+                // The package directory is made by its import; its parent
+                // is the planned directory.
+                let parent = s.package_dir.rsplit_once('/').map_or("", |(p, _)| p);
+                self.kept_dirs.contains(parent)
+            })
+            .collect();
+        for link in &new.symlinks {
+            if let LinkOwner::Slot(i) = link.owner
+                && !self.has_link(&link.path, &link.target)
+            {
+                settled[i] = false;
+            }
+        }
+        settled
+    }
 }
 
 /// Removes links (and their shims) `new` does not want and, when

@@ -11,7 +11,7 @@ pub mod workspace_state;
 
 pub use atomic::{sweep_stale_temps, write_atomic};
 pub use digest::{bytes_digest, value_digest};
-pub use modules_yaml::{ModulesYaml, modules_yaml};
+pub use modules_yaml::{ModulesYaml, layout_fields, modules_yaml};
 pub use time::{http_date, iso_date, parse_http_date, parse_iso_date};
 pub use validation::{FileSignature, FileStat, ManifestRecord, Validation};
 pub use workspace_state::{

@@ -74,12 +74,8 @@ pub fn modules_yaml(plan: &Plan, opts: &PlanOptions, state: &ModulesYaml) -> Str
             "optionalDependencies": opts.included.optional_dependencies,
         }),
     );
-    doc.insert("layoutVersion".into(), json!(5));
-    let linker = match plan.layout {
-        Layout::Isolated => "isolated",
-        Layout::Hoisted => "hoisted",
-    };
-    doc.insert("nodeLinker".into(), json!(linker));
+    doc.insert("layoutVersion".into(), json!(LAYOUT_VERSION));
+    doc.insert("nodeLinker".into(), json!(linker(plan)));
     doc.insert("packageManager".into(), json!(state.package_manager));
     doc.insert("pendingBuilds".into(), json!(state.pending_builds));
     if !state.ignored_builds.is_empty() {
@@ -101,10 +97,9 @@ pub fn modules_yaml(plan: &Plan, opts: &PlanOptions, state: &ModulesYaml) -> Str
     skipped.dedup();
     doc.insert("skipped".into(), json!(skipped));
     doc.insert("storeDir".into(), json!(state.store_dir));
-    let root_modules = root_modules_dir(plan, opts);
     doc.insert(
         "virtualStoreDir".into(),
-        json!(relative(&root_modules, opts.slots_dir())),
+        json!(virtual_store_dir(plan, opts)),
     );
     doc.insert(
         "virtualStoreDirMaxLength".into(),
@@ -121,6 +116,45 @@ pub fn modules_yaml(plan: &Plan, opts: &PlanOptions, state: &ModulesYaml) -> Str
         doc.insert("pendingSkills".into(), json!(state.pending_skills));
     }
     serde_json::to_string_pretty(&Value::Object(doc)).expect("JSON values always serialize")
+}
+
+const LAYOUT_VERSION: u32 = 5;
+
+fn linker(plan: &Plan) -> &'static str {
+    match plan.layout {
+        Layout::Isolated => "isolated",
+        Layout::Hoisted => "hoisted",
+    }
+}
+
+/// As `.modules.yaml` records it: relative to the root's modules dir.
+fn virtual_store_dir(plan: &Plan, opts: &PlanOptions) -> String {
+    relative(&root_modules_dir(plan, opts), opts.slots_dir())
+}
+
+/// The fields of [`modules_yaml`] whose change means the tree must be
+/// laid out again, as it writes them; cheap beside the whole document.
+pub fn layout_fields(plan: &Plan, opts: &PlanOptions, store_dir: &str) -> Map<String, Value> {
+    let mut fields = Map::new();
+    if !opts.hoist_pattern.is_empty() {
+        fields.insert("hoistPattern".into(), json!(opts.hoist_pattern));
+    }
+    fields.insert("layoutVersion".into(), json!(LAYOUT_VERSION));
+    fields.insert("nodeLinker".into(), json!(linker(plan)));
+    fields.insert(
+        "publicHoistPattern".into(),
+        json!(opts.public_hoist_pattern),
+    );
+    fields.insert("storeDir".into(), json!(store_dir));
+    fields.insert(
+        "virtualStoreDir".into(),
+        json!(virtual_store_dir(plan, opts)),
+    );
+    fields.insert(
+        "virtualStoreDirMaxLength".into(),
+        json!(opts.virtual_store_dir_max_length),
+    );
+    fields
 }
 
 fn root_modules_dir(plan: &Plan, opts: &PlanOptions) -> String {

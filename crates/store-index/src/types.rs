@@ -22,6 +22,19 @@ pub struct PackageFilesIndex {
     pub extra: Vec<(String, serde_json::Value)>,
 }
 
+impl PackageFilesIndex {
+    /// What [`crate::decode_summary`] reads of this row once stored.
+    pub fn summary(&self) -> RowSummary {
+        RowSummary {
+            algo: self.algo.clone(),
+            requires_build: self.requires_build,
+            manifest: self.manifest.clone(),
+            has_package_json: self.files.iter().any(|(p, _)| p == "package.json"),
+            provides_skills: self.files.iter().any(|(p, _)| is_skill_file(p)),
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct FileInfo {
     /// Lowercase hex SHA-512 of the content (128 chars).

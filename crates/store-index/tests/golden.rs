@@ -185,6 +185,8 @@ fn summaries_agree_with_full_rows() {
         assert_eq!(summary.has_package_json, has_package_json, "{key}");
         let provides = row.files.iter().any(|(p, _)| is_skill_file(p));
         assert_eq!(summary.provides_skills, provides, "{key}");
+        // A row made in memory summarizes as it reads back once stored.
+        assert_eq!(row.summary(), summary, "{key}");
         skills += usize::from(provides);
     }
     assert_eq!(skills, 1);

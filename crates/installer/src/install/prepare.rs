@@ -11,14 +11,24 @@ use super::Run;
 use crate::{
     InstallError, dirs,
     reporter::DirectDependency,
-    stale::{self, Reconciled, Survey},
+    stale::{self, Previous, Reconciled, Survey},
     store::{self, Rows, Store},
+    summaries,
 };
 
 /// The store rows of the plan's packages; offline, also the check that the
 /// store holds every one.
 pub(super) fn read_rows(run: &Run<'_>, store: &Store) -> Result<Rows, InstallError> {
-    let rows = store::prefetch_rows(store, run.plan, run.config.strict_store_pkg_content_check)?;
+    let root = run.config.workspace_root.as_path();
+    let vsd = root.join(&run.opts.virtual_store_dir);
+    let cached = summaries::read(run.config, &vsd);
+    let rows = store::prefetch_rows(
+        store,
+        run.plan,
+        run.config.strict_store_pkg_content_check,
+        root,
+        &cached,
+    )?;
     if run.config.offline {
         // Nothing is touched before the store is known to hold everything.
         let mut missing = rows.partition().1;
@@ -42,9 +52,9 @@ pub(super) struct Cleared {
 
 /// What the previous install left, compared with this plan; reads only,
 /// so it runs while the store index is read.
-pub(super) fn survey(run: &Run<'_>) -> Survey {
+pub(super) fn survey(run: &Run<'_>, previous: Previous) -> Survey {
     let store_dir = run.config.store_dir.to_string_lossy();
-    stale::survey(&existing(run, &store_dir))
+    stale::survey(&existing(run, &store_dir), previous)
 }
 
 /// Removes what the previous install left and this plan does not want (per
@@ -77,7 +87,6 @@ fn existing<'a>(run: &'a Run<'_>, store_dir: &'a str) -> stale::Existing<'a> {
         opts,
         plan,
         linked,
-        wanted: &run.checked.lockfile,
         store_dir,
         modules_cache_max_age: config.modules_cache_max_age,
         now: run

@@ -150,3 +150,29 @@ fn orphaned_package_dirs_are_pruned_only_when_asked() {
     );
     assert!(!pruned.kept_dirs.contains("node_modules/@s"));
 }
+
+#[test]
+fn settled_slots_are_kept_dirs_whose_links_all_stay() {
+    let (old, new) = (plan_of(OLD), plan_of(NEW));
+    let settled = |from: &Plan, to: &Plan| -> Vec<(String, bool)> {
+        let flags = diff(from, to, true).settled_slots(to);
+        to.slots
+            .iter()
+            .zip(flags)
+            .map(|(s, f)| (s.dep_path.as_str().to_owned(), f))
+            .collect()
+    };
+    // `dep@2.0.0` is new; `keep` stays and gains no link.
+    assert_eq!(
+        settled(&old, &new),
+        [
+            ("dep@2.0.0".to_owned(), false),
+            ("keep@1.0.0".to_owned(), true)
+        ]
+    );
+    // Back again: `keep` gains its link to `dep@1.0.0`.
+    let back = settled(&new, &old);
+    assert!(back.iter().all(|(_, f)| !f), "{back:?}");
+    // Nothing changed: everything is settled.
+    assert!(settled(&old, &old).iter().all(|(_, f)| *f));
+}

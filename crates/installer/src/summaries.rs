@@ -1,0 +1,48 @@
+//! The project's copy of the store row summaries its last install used
+//! (docs/store.md §11.1), under `<cacheDir>/pacquet/row-summaries/`, one
+//! file per virtual store directory: read before the index, so packages
+//! already complete need no row, and written back after an install that
+//! read rows the copy lacked.
+
+use std::{
+    collections::HashMap,
+    path::{Path, PathBuf},
+};
+
+use pacquet_config::Config;
+use pacquet_store_index::{CachedSummary, RowSummary};
+use sha2::{Digest, Sha256};
+
+use crate::{lexical::normalize, store::Rows};
+
+/// Where the copy for the virtual store `vsd` (absolute) lives.
+pub fn copy_path(cache_dir: &Path, vsd: &Path) -> PathBuf {
+    let digest = Sha256::digest(normalize(vsd).as_os_str().as_encoded_bytes());
+    cache_dir
+        .join("pacquet/row-summaries")
+        .join(hex::encode(&digest[..16]))
+}
+
+/// The copy for this install's virtual store; empty when there is none.
+pub fn read(config: &Config, vsd: &Path) -> HashMap<String, CachedSummary> {
+    if !vsd.exists() {
+        // Nothing is in place to be completed from a summary.
+        return HashMap::new();
+    }
+    pacquet_store_index::read_summaries(&copy_path(&config.cache_dir, vsd), &config.store_dir)
+}
+
+/// Replaces the copy with the summaries of `rows` and of the rows this
+/// install wrote (`written`), unless the copy supplied them all. A copy
+/// that cannot be written only costs the next install the rows, so
+/// failures are ignored.
+pub fn write(config: &Config, vsd: &Path, rows: &Rows, written: &[(String, RowSummary)]) {
+    if rows.unchanged_copy && written.is_empty() {
+        return;
+    }
+    let path = copy_path(&config.cache_dir, vsd);
+    let summaries = rows
+        .summaries()
+        .chain(written.iter().map(|(key, summary)| (key.as_str(), summary)));
+    let _ = pacquet_store_index::write_summaries(&path, &config.store_dir, summaries);
+}

@@ -1,0 +1,169 @@
+//! A copy of the [`RowSummary`]s one install used, so the next install of
+//! the same project can skip the index rows of packages already in place
+//! (docs/store.md §11.1).
+//!
+//! A row's summary is a function of the package's contents (the key starts
+//! with its integrity), so a copy never goes stale; it is only a shortcut
+//! for packages whose directory is complete. Any damage (truncation, a
+//! foreign file, another store) makes the whole file a miss.
+//!
+//! Layout: the magic line, then length-prefixed fields (`u32` little
+//! endian): the store directory, then per row its key, one flag byte, the
+//! digest algorithm and the manifest as JSON (`u32::MAX`: none).
+
+use std::{collections::HashMap, io, path::Path};
+
+use crate::types::RowSummary;
+
+const MAGIC: &[u8] = b"pacquet-row-summaries 1\n";
+const NO_MANIFEST: u32 = u32::MAX;
+
+const REQUIRES_BUILD_KNOWN: u8 = 1;
+const REQUIRES_BUILD: u8 = 2;
+const HAS_PACKAGE_JSON: u8 = 4;
+const PROVIDES_SKILLS: u8 = 8;
+
+/// A summary as the file holds it: the manifest is parsed by
+/// [`CachedSummary::summary`], on the caller's threads.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CachedSummary {
+    flags: u8,
+    algo: String,
+    manifest: Option<Vec<u8>>,
+}
+
+impl CachedSummary {
+    /// The summary; `None` if its manifest is not JSON.
+    pub fn summary(&self) -> Option<RowSummary> {
+        let manifest = match &self.manifest {
+            Some(json) => Some(serde_json::from_slice(json).ok()?),
+            None => None,
+        };
+        Some(RowSummary {
+            algo: self.algo.clone(),
+            requires_build: (self.flags & REQUIRES_BUILD_KNOWN != 0)
+                .then_some(self.flags & REQUIRES_BUILD != 0),
+            manifest,
+            has_package_json: self.flags & HAS_PACKAGE_JSON != 0,
+            provides_skills: self.flags & PROVIDES_SKILLS != 0,
+        })
+    }
+}
+
+/// The rows of the file at `path` written for `store_dir`; empty when it is
+/// missing, damaged or written for another store.
+pub fn read_summaries(path: &Path, store_dir: &Path) -> HashMap<String, CachedSummary> {
+    std::fs::read(path)
+        .ok()
+        .and_then(|bytes| parse(&bytes, store_dir.as_os_str().as_encoded_bytes()))
+        .unwrap_or_default()
+}
+
+/// Writes `rows` for `store_dir` to `path` (a temporary file renamed into
+/// place, so a reader sees the old file or the new one).
+pub fn write_summaries<'a>(
+    path: &Path,
+    store_dir: &Path,
+    rows: impl IntoIterator<Item = (&'a str, &'a RowSummary)>,
+) -> io::Result<()> {
+    let mut out = MAGIC.to_vec();
+    put(&mut out, store_dir.as_os_str().as_encoded_bytes())?;
+    for (key, summary) in rows {
+        put(&mut out, key.as_bytes())?;
+        let mut flags = 0;
+        if let Some(requires) = summary.requires_build {
+            flags |= REQUIRES_BUILD_KNOWN | if requires { REQUIRES_BUILD } else { 0 };
+        }
+        if summary.has_package_json {
+            flags |= HAS_PACKAGE_JSON;
+        }
+        if summary.provides_skills {
+            flags |= PROVIDES_SKILLS;
+        }
+        out.push(flags);
+        put(&mut out, summary.algo.as_bytes())?;
+        match &summary.manifest {
+            Some(manifest) => put(&mut out, &serde_json::to_vec(manifest)?)?,
+            None => out.extend_from_slice(&NO_MANIFEST.to_le_bytes()),
+        }
+    }
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    let temp = path.with_extension(format!("{}.tmp", std::process::id()));
+    std::fs::write(&temp, &out)?;
+    std::fs::rename(&temp, path).inspect_err(|_| {
+        let _ = std::fs::remove_file(&temp);
+    })
+}
+
+fn put(out: &mut Vec<u8>, bytes: &[u8]) -> io::Result<()> {
+    let len = u32::try_from(bytes.len())
+        .ok()
+        .filter(|&len| len != NO_MANIFEST)
+        .ok_or_else(|| io::Error::other("a summary field longer than 4 GiB"))?;
+    out.extend_from_slice(&len.to_le_bytes());
+    out.extend_from_slice(bytes);
+    Ok(())
+}
+
+fn parse(bytes: &[u8], store_dir: &[u8]) -> Option<HashMap<String, CachedSummary>> {
+    let mut input = Input {
+        rest: bytes.strip_prefix(MAGIC)?,
+    };
+    if input.field()? != store_dir {
+        return None;
+    }
+    let mut rows = HashMap::new();
+    while !input.rest.is_empty() {
+        let key = std::str::from_utf8(input.field()?).ok()?.to_owned();
+        let flags = *input.take(1)?.first()?;
+        let algo = std::str::from_utf8(input.field()?).ok()?.to_owned();
+        let manifest = input.optional_field()?.map(<[u8]>::to_vec);
+        rows.insert(
+            key,
+            CachedSummary {
+                flags,
+                algo,
+                manifest,
+            },
+        );
+    }
+    Some(rows)
+}
+
+struct Input<'a> {
+    rest: &'a [u8],
+}
+
+impl<'a> Input<'a> {
+    fn take(&mut self, len: usize) -> Option<&'a [u8]> {
+        if self.rest.len() < len {
+            return None;
+        }
+        let (head, rest) = self.rest.split_at(len);
+        self.rest = rest;
+        Some(head)
+    }
+
+    fn len(&mut self) -> Option<u32> {
+        Some(u32::from_le_bytes(self.take(4)?.try_into().ok()?))
+    }
+
+    fn field(&mut self) -> Option<&'a [u8]> {
+        let len = self.len()?;
+        (len != NO_MANIFEST).then_some(())?;
+        self.take(usize::try_from(len).ok()?)
+    }
+
+    /// `Some(None)` for an absent field, `None` for damage.
+    fn optional_field(&mut self) -> Option<Option<&'a [u8]>> {
+        match self.len()? {
+            NO_MANIFEST => Some(None),
+            len => self.take(usize::try_from(len).ok()?).map(Some),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
