@@ -321,3 +321,48 @@ fn prune_takes_pnpms_store_locks() {
     assert_eq!(ours.len(), 2, "{ours:?}");
     assert!(ours.is_subset(theirs), "ours {ours:?}, pnpm's {theirs:?}");
 }
+
+/// With a cache directory, `store prune` removes its `metadata*`
+/// directories (only those) and says so, in pnpm 12.21's words.
+#[test]
+fn prune_removes_the_metadata_caches_pnpm_removes() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let run = |side: &str, with_pnpm: bool| -> (String, Vec<String>) {
+        let root = tmp.path().join(side);
+        let env = PnpmEnv::new(&root.join("env"), &registry.url());
+        let project = root.join("project");
+        prepare_project("basic", &project, &registry.url());
+        pacquet_install_ok(&env, &project, &[]);
+        let cache = env.cache_dir();
+        std::fs::create_dir_all(cache.join("metadata-v1.3/registry")).unwrap();
+        std::fs::write(cache.join("metadata-v1.3/registry/x.json"), "{}").unwrap();
+        std::fs::create_dir_all(cache.join("metadata-full/registry")).unwrap();
+        std::fs::create_dir_all(cache.join("other")).unwrap();
+        let err = if with_pnpm {
+            stderr(&env.run_ok(&project, &["store", "prune"]))
+        } else {
+            let out = pacquet(&env, &project, &["store", "prune"]);
+            assert!(out.status.success(), "{}", stderr(&out));
+            stderr(&out)
+        };
+        let mut left: Vec<String> = std::fs::read_dir(&cache)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        (err, left)
+    };
+    let ours = run("ours", false);
+    assert!(
+        ours.0.contains("Removed all cached metadata files"),
+        "{}",
+        ours.0
+    );
+    assert!(
+        !ours.1.iter().any(|d| d.starts_with("metadata")),
+        "{:?}",
+        ours.1
+    );
+    assert_eq!(ours, run("theirs", true));
+}

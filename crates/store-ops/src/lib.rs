@@ -11,5 +11,5 @@ mod status;
 
 pub use add::{AddedTarball, add_tarballs};
 pub use error::StoreOpsError;
-pub use prune::{PruneSummary, SlotPrune, prune};
+pub use prune::{PruneSummary, SlotPrune, prune, prune_metadata};
 pub use status::modified_packages;

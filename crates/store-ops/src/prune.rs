@@ -28,7 +28,10 @@ use crate::{
     mark::{registered_projects, used_keys},
 };
 
+mod metadata;
 mod slots;
+
+pub use metadata::prune_metadata;
 
 pub use slots::SlotPrune;
 

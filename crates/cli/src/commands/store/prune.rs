@@ -1,9 +1,10 @@
-//! `store prune`: prints pnpm 12.21's two summary lines
-//! (`Removed 1 file (7 bytes)`, `Removed 0 packages`), after those of the
-//! global virtual store when the store has one.
+//! `store prune`: prints pnpm 12.21's summary lines (`Removed all cached
+//! metadata files` when there is a cache directory, `Removed 1 file (7
+//! bytes)`, `Removed 0 packages`), after those of the global virtual store
+//! when the store has one.
 
 use pacquet_config::Config;
-use pacquet_store_ops::prune;
+use pacquet_store_ops::{prune, prune_metadata};
 
 use crate::{
     args::Cli,
@@ -32,6 +33,9 @@ pub fn run(cli: &Cli, config: &Config) -> CliResult<()> {
         None => {}
     }
     let cwd = cwd(cli)?;
+    if prune_metadata(&config.cache_dir, &config.store_dir).map_err(boxed)? {
+        info(cli, config, &cwd, "Removed all cached metadata files");
+    }
     let files = plural(summary.files, "file");
     info(
         cli,
