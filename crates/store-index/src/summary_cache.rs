@@ -35,9 +35,16 @@ pub struct CachedSummary {
 impl CachedSummary {
     /// The summary; `None` if its manifest is not JSON.
     pub fn summary(&self) -> Option<RowSummary> {
+        self.summary_with(true)
+    }
+
+    /// The summary, its manifest parsed only if `manifest` is set (else
+    /// left out: parsing every manifest was half the cost of reading a
+    /// copy).
+    pub fn summary_with(&self, manifest: bool) -> Option<RowSummary> {
         let manifest = match &self.manifest {
-            Some(json) => Some(serde_json::from_slice(json).ok()?),
-            None => None,
+            Some(json) if manifest => Some(serde_json::from_slice(json).ok()?),
+            _ => None,
         };
         Some(RowSummary {
             algo: self.algo.clone(),

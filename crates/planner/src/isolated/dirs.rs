@@ -1,12 +1,12 @@
 //! The ordered, deduplicated set of directories an install creates.
 
-use std::collections::HashSet;
-
 /// Directories in creation order: every parent precedes its children.
 #[derive(Debug, Default)]
 pub(crate) struct DirSet {
     order: Vec<String>,
-    seen: HashSet<String>,
+    /// foldhash: every link asks for its directory, a long string that
+    /// SipHash was slow to hash.
+    seen: foldhash::HashSet<String>,
 }
 
 impl DirSet {
