@@ -22,7 +22,7 @@ pub struct Store {
     /// opens the index read-write.
     writer: Mutex<Option<IndexWriter>>,
     /// Summaries of the rows this install wrote, for the project's copy.
-    written: Mutex<Vec<(String, RowSummary)>>,
+    written: Mutex<Vec<(String, CachedSummary)>>,
 }
 
 impl Store {
@@ -46,7 +46,7 @@ impl Store {
 
     /// Queues `row` under `key` for the index.
     pub fn put(&self, sender: &IndexSender, key: String, row: PackageFilesIndex) {
-        let summary = row.summary();
+        let summary = CachedSummary::new(&row.summary());
         let mut written = self.written.lock().unwrap_or_else(|e| e.into_inner());
         written.push((key.clone(), summary));
         drop(written);
@@ -54,7 +54,7 @@ impl Store {
     }
 
     /// The summaries of the rows [`Store::put`] queued.
-    pub fn written(&self) -> Vec<(String, RowSummary)> {
+    pub fn written(&self) -> Vec<(String, CachedSummary)> {
         std::mem::take(&mut *self.written.lock().unwrap_or_else(|e| e.into_inner()))
     }
 
@@ -96,6 +96,9 @@ struct RowEntry {
     /// (docs/store.md §11.1), read from the index if its files are needed.
     raw: Option<Vec<u8>>,
     summary: RowSummary,
+    /// The copy's entry, manifest included, when the summary came from
+    /// it (the summary may leave the manifest out).
+    copied: Option<CachedSummary>,
     full: OnceLock<Option<PackageFilesIndex>>,
 }
 
@@ -141,12 +144,19 @@ impl Rows {
             .as_ref()
     }
 
-    /// Every key's summary, to be copied for the next install.
-    pub fn summaries(&self) -> impl Iterator<Item = (&str, &RowSummary)> {
+    /// Every key's summary as the next install's copy holds it.
+    pub fn summaries(&self) -> Vec<(&str, CachedSummary)> {
         self.entries
-            .iter()
+            .par_iter()
             .flatten()
-            .map(|e| (e.key.as_str(), &e.summary))
+            .map(|e| {
+                let copied = e.copied.clone();
+                (
+                    e.key.as_str(),
+                    copied.unwrap_or_else(|| CachedSummary::new(&e.summary)),
+                )
+            })
+            .collect()
     }
 }
 
@@ -196,12 +206,13 @@ pub fn prefetch_rows(
         }
     }
     // The copy's summary of each key it may stand in for.
-    let from_copy: Vec<Option<RowSummary>> = keys
+    let from_copy: Vec<Option<(RowSummary, &CachedSummary)>> = keys
         .par_iter()
         .zip(&users)
         .map(|(key, users)| {
             let manifest = users.iter().any(|&i| plan.slots[i].has_bin || direct[i]);
-            let summary = cached.get(*key)?.summary_with(manifest)?;
+            let copied = cached.get(*key)?;
+            let summary = copied.summary_with(manifest)?;
             users
                 .iter()
                 .all(|&i| {
@@ -209,7 +220,7 @@ pub fn prefetch_rows(
                     summary_suffices(slot, &summary)
                         && root.join(&slot.package_dir).join("package.json").exists()
                 })
-                .then_some(summary)
+                .then_some((summary, copied))
         })
         .collect();
     let to_read: Vec<&str> = keys
@@ -224,7 +235,12 @@ pub fn prefetch_rows(
         HashMap::new()
     };
     let unchanged_copy = to_read.is_empty() && cached.len() == keys.len();
-    let found: Vec<(String, Option<Vec<u8>>, Option<RowSummary>)> = keys
+    type Found<'c> = (
+        String,
+        Option<Vec<u8>>,
+        Option<(RowSummary, &'c CachedSummary)>,
+    );
+    let found: Vec<Found<'_>> = keys
         .iter()
         .zip(from_copy)
         .map(|(key, summary)| {
@@ -234,16 +250,17 @@ pub fn prefetch_rows(
         .collect();
     let entries: Vec<Option<RowEntry>> = found
         .into_par_iter()
-        .map(|(key, raw, summary)| {
-            let summary = match (summary, &raw) {
-                (Some(summary), _) => summary,
-                (None, Some(raw)) => pacquet_store_index::decode_summary(raw).ok()?,
+        .map(|(key, raw, from_copy)| {
+            let (summary, copied) = match (from_copy, &raw) {
+                (Some((summary, copied)), _) => (summary, Some(copied.clone())),
+                (None, Some(raw)) => (pacquet_store_index::decode_summary(raw).ok()?, None),
                 (None, None) => return None,
             };
             (summary.algo == "sha512").then(|| RowEntry {
                 key,
                 raw,
                 summary,
+                copied,
                 full: OnceLock::new(),
             })
         })

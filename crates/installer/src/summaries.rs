@@ -10,7 +10,7 @@ use std::{
 };
 
 use pacquet_config::Config;
-use pacquet_store_index::{CachedSummary, RowSummary};
+use pacquet_store_index::CachedSummary;
 use sha2::{Digest, Sha256};
 
 use crate::{lexical::normalize, store::Rows};
@@ -36,13 +36,15 @@ pub fn read(config: &Config, vsd: &Path) -> HashMap<String, CachedSummary> {
 /// install wrote (`written`), unless the copy supplied them all. A copy
 /// that cannot be written only costs the next install the rows, so
 /// failures are ignored.
-pub fn write(config: &Config, vsd: &Path, rows: &Rows, written: &[(String, RowSummary)]) {
+pub fn write(config: &Config, vsd: &Path, rows: &Rows, written: &[(String, CachedSummary)]) {
     if rows.unchanged_copy && written.is_empty() {
         return;
     }
     let path = copy_path(&config.cache_dir, vsd);
-    let summaries = rows
-        .summaries()
+    let summaries = rows.summaries();
+    let all = summaries
+        .iter()
+        .map(|(key, summary)| (*key, summary))
         .chain(written.iter().map(|(key, summary)| (key.as_str(), summary)));
-    let _ = pacquet_store_index::write_summaries(&path, &config.store_dir, summaries);
+    let _ = pacquet_store_index::write_summaries(&path, &config.store_dir, all);
 }

@@ -33,6 +33,28 @@ pub struct CachedSummary {
 }
 
 impl CachedSummary {
+    /// `summary` as the file holds it.
+    pub fn new(summary: &RowSummary) -> Self {
+        let mut flags = 0;
+        if let Some(requires) = summary.requires_build {
+            flags |= REQUIRES_BUILD_KNOWN | if requires { REQUIRES_BUILD } else { 0 };
+        }
+        if summary.has_package_json {
+            flags |= HAS_PACKAGE_JSON;
+        }
+        if summary.provides_skills {
+            flags |= PROVIDES_SKILLS;
+        }
+        CachedSummary {
+            flags,
+            algo: summary.algo.clone(),
+            manifest: summary.manifest.as_ref().map(|m| {
+                // A `Value` always serializes: its map keys are strings.
+                serde_json::to_vec(m).expect("a JSON value serializes")
+            }),
+        }
+    }
+
     /// The summary; `None` if its manifest is not JSON.
     pub fn summary(&self) -> Option<RowSummary> {
         self.summary_with(true)
@@ -71,26 +93,16 @@ pub fn read_summaries(path: &Path, store_dir: &Path) -> HashMap<String, CachedSu
 pub fn write_summaries<'a>(
     path: &Path,
     store_dir: &Path,
-    rows: impl IntoIterator<Item = (&'a str, &'a RowSummary)>,
+    rows: impl IntoIterator<Item = (&'a str, &'a CachedSummary)>,
 ) -> io::Result<()> {
     let mut out = MAGIC.to_vec();
     put(&mut out, store_dir.as_os_str().as_encoded_bytes())?;
     for (key, summary) in rows {
         put(&mut out, key.as_bytes())?;
-        let mut flags = 0;
-        if let Some(requires) = summary.requires_build {
-            flags |= REQUIRES_BUILD_KNOWN | if requires { REQUIRES_BUILD } else { 0 };
-        }
-        if summary.has_package_json {
-            flags |= HAS_PACKAGE_JSON;
-        }
-        if summary.provides_skills {
-            flags |= PROVIDES_SKILLS;
-        }
-        out.push(flags);
+        out.push(summary.flags);
         put(&mut out, summary.algo.as_bytes())?;
         match &summary.manifest {
-            Some(manifest) => put(&mut out, &serde_json::to_vec(manifest)?)?,
+            Some(manifest) => put(&mut out, manifest)?,
             None => out.extend_from_slice(&NO_MANIFEST.to_le_bytes()),
         }
     }

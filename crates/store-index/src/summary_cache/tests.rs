@@ -36,7 +36,11 @@ fn sample() -> Vec<(String, RowSummary)> {
 }
 
 fn write(path: &Path, store: &Path, rows: &[(String, RowSummary)]) {
-    write_summaries(path, store, rows.iter().map(|(k, s)| (k.as_str(), s))).unwrap();
+    let cached: Vec<(String, CachedSummary)> = rows
+        .iter()
+        .map(|(k, s)| (k.clone(), CachedSummary::new(s)))
+        .collect();
+    write_summaries(path, store, cached.iter().map(|(k, s)| (k.as_str(), s))).unwrap();
 }
 
 #[test]
@@ -107,4 +111,20 @@ fn a_manifest_that_is_not_json_gives_no_summary() {
         manifest: Some(b"{broken".to_vec()),
     };
     assert_eq!(cached.summary(), None);
+}
+
+/// A summary read without its manifest still writes it back whole: the
+/// next install may need the manifest this one did not.
+#[test]
+fn a_summary_read_without_its_manifest_is_copied_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let (first, second) = (dir.path().join("first"), dir.path().join("second"));
+    let store = Path::new("/store");
+    write(&first, store, &sample());
+    let read = read_summaries(&first, store);
+    let key = "sha512-aaa\ta@1.0.0";
+    assert_eq!(read[key].summary_with(false).unwrap().manifest, None);
+    write_summaries(&second, store, read.iter().map(|(k, s)| (k.as_str(), s))).unwrap();
+    let again = read_summaries(&second, store);
+    assert_eq!(again[key].summary(), sample()[0].1.clone().into());
 }
