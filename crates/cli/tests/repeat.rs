@@ -506,3 +506,40 @@ fn a_damaged_summary_copy_is_ignored() {
     });
     only_new_packages_downloaded(&downloads);
 }
+
+/// Package directories deleted by hand before a changed lockfile is
+/// installed are made again, with their dependencies' links and `.bin`,
+/// as pnpm 12 makes them: the diff of the two lockfiles says they stay.
+#[test]
+fn package_directories_deleted_by_hand_are_made_again() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let step = |project: &Path, install: &dyn Fn(&Path)| {
+        prepare_project("hoisting", project, &registry.url());
+        install(project);
+        // One with a scoped dependency, one whose dependency has bins.
+        for dir in ["pq-deep-2@1.0.0", "pq-deep-3@1.0.0"] {
+            std::fs::remove_dir_all(project.join("node_modules/.pnpm").join(dir)).unwrap();
+        }
+        switch_to("combined", project, &registry);
+        install(project);
+    };
+    let pnpm_project = tmp.path().join("pnpm/project");
+    let pnpm_env = PnpmEnv::new(&tmp.path().join("pnpm/env"), &registry.url());
+    step(&pnpm_project, &|p| {
+        pnpm_env.install_frozen(p);
+    });
+    let project = tmp.path().join("pacquet/project");
+    let env = PnpmEnv::new(&tmp.path().join("pacquet/env"), &registry.url());
+    step(&project, &|p| {
+        pacquet_install_ok(&env, p, &[]);
+    });
+    assert!(
+        project
+            .join("node_modules/.pnpm/pq-deep-2@1.0.0/node_modules/@pq/deep-leaf")
+            .exists()
+    );
+    let opts =
+        DiffOptions::for_installs(&pnpm_project, &pnpm_env.store_dir, &project, &env.store_dir);
+    assert_trees_equal(&pnpm_project, &project, &opts);
+}

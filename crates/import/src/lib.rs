@@ -97,7 +97,7 @@ fn import_files(
         move |source| ImportError::Import { path, source }
     };
     let marker = completion_marker(files);
-    create_dir(dest_dir).map_err(io_err(dest_dir))?;
+    create_package_dir(dest_dir).map_err(io_err(dest_dir))?;
     let subdirs: BTreeSet<&str> = files.iter().flat_map(|f| ancestors(f.rel_path)).collect();
     // Descriptor-relative calls when this import makes hard links.
     let dir_fd = (state.links_first(method) && files.iter().any(|f| f.at.is_some()))
@@ -148,6 +148,16 @@ fn ancestors(rel_path: &str) -> impl Iterator<Item = &str> {
     rel_path
         .match_indices('/')
         .map(move |(i, _)| &rel_path[..i])
+}
+
+/// The package directory; its parents too when something removed them
+/// after the install that planned them (a directory deleted by hand: pnpm
+/// 12 makes it again).
+fn create_package_dir(path: &Path) -> std::io::Result<()> {
+    match create_dir(path) {
+        Err(e) if e.kind() == ErrorKind::NotFound => std::fs::create_dir_all(path),
+        other => other,
+    }
 }
 
 fn create_dir(path: &Path) -> std::io::Result<()> {

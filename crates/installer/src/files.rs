@@ -43,6 +43,8 @@ pub struct LinkContext<'a> {
     pub gate: &'a LinkGate,
     /// Package directories actually filled (not found complete).
     pub imported: AtomicUsize,
+    /// Per slot: its package directory was filled by this install.
+    pub filled: Vec<AtomicBool>,
     /// Per slot: the package provides agent skills.
     pub skills: Vec<AtomicBool>,
 }
@@ -128,6 +130,7 @@ impl LinkContext<'_> {
             self.skills[slot_index].store(true, Ordering::Relaxed);
         }
         if outcome == ImportOutcome::Imported {
+            self.filled[slot_index].store(true, Ordering::Relaxed);
             self.imported.fetch_add(1, Ordering::Relaxed);
             self.reporter.report(Event::Imported {
                 package_id: slot.dep_path.as_str(),

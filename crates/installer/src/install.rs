@@ -407,11 +407,16 @@ impl Run<'_> {
                 let vsd = root.join(&self.opts.virtual_store_dir);
                 summaries::write(config, &vsd, &rows, &store.written());
             });
+            // A slot whose directory had to be filled again (removed by
+            // hand since the previous install) lost its links too.
+            let refilled = |l: &pacquet_planner::Symlink| matches!(l.owner, pacquet_planner::LinkOwner::Slot(s) if linked.filled[s]);
             let links: Vec<&pacquet_planner::Symlink> = self
                 .plan
                 .symlinks
                 .iter()
-                .filter(|l| !prepared.reconciled.removals.has_link(&l.path, &l.target))
+                .filter(|l| {
+                    refilled(l) || !prepared.reconciled.removals.has_link(&l.path, &l.target)
+                })
                 .collect();
             symlinks::create_symlinks(root, &links)?;
             phases.mark("symlinks");
@@ -419,6 +424,10 @@ impl Run<'_> {
             // made again (alotta with five direct dependencies added: 156
             // slot directories, 239 shims, ~10 ms).
             let mut settled = prepared.reconciled.removals.settled_slots(self.plan);
+            settled
+                .iter_mut()
+                .zip(&linked.filled)
+                .for_each(|(s, f)| *s &= !f);
             if let Some(global) = self.global {
                 settled
                     .iter_mut()

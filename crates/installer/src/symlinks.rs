@@ -42,7 +42,18 @@ pub fn create_symlinks(
     use rayon::prelude::*;
     links.par_iter().try_for_each(|link| {
         let path = root.join(&link.path);
-        symlink_force(Path::new(&link.target), &path).map_err(super::InstallError::write(&path))
+        let target = Path::new(&link.target);
+        match symlink_force(target, &path) {
+            // Its directory was removed behind the install's back (a
+            // package directory deleted by hand): made again, as pnpm 12
+            // does.
+            Err(e) if e.kind() == io::ErrorKind::NotFound => path
+                .parent()
+                .map_or(Ok(()), std::fs::create_dir_all)
+                .and_then(|()| symlink_force(target, &path)),
+            other => other,
+        }
+        .map_err(super::InstallError::write(&path))
     })
 }
 

@@ -30,6 +30,8 @@ pub(super) struct Linked {
     pub downloaded: usize,
     /// Per slot: the package provides agent skills.
     pub skills: Vec<std::sync::atomic::AtomicBool>,
+    /// Per slot: its package directory was filled by this install.
+    pub filled: Vec<bool>,
 }
 
 pub(super) fn link_packages(
@@ -54,6 +56,7 @@ pub(super) fn link_packages(
         builds,
         gate,
         imported: Default::default(),
+        filled: (0..plan.slots.len()).map(|_| Default::default()).collect(),
         skills: (0..plan.slots.len()).map(|_| Default::default()).collect(),
     };
     let authorize = |url: &str, name: Option<&str>| config.authorization_for(url, name);
@@ -93,6 +96,7 @@ pub(super) fn link_packages(
         imported: ctx.imported.into_inner(),
         manifests: ctx.manifests,
         skills: ctx.skills,
+        filled: ctx.filled.into_iter().map(|f| f.into_inner()).collect(),
         downloaded: cold_slots.len() + damaged.len(),
     })
 }
