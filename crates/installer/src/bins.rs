@@ -84,6 +84,20 @@ impl BinStyle {
     }
 }
 
+/// Per slot: whether `.bin` linking reads its manifest. It does for
+/// packages with commands (`hasBin`) and for direct dependencies, whose
+/// peers a project's `.bin` gets (`Bins::add_peer_offers`); a package
+/// completed without its row needs no manifest otherwise.
+pub fn manifest_read(plan: &Plan) -> Vec<bool> {
+    let mut read: Vec<bool> = plan.slots.iter().map(|s| s.has_bin).collect();
+    for dep in plan.importers.iter().flat_map(|p| &p.direct) {
+        if let DirectTarget::Slot(i) = dep.target {
+            read[i] = true;
+        }
+    }
+    read
+}
+
 /// Links every `.bin` directory the plan needs, from the manifests the
 /// imports recorded.
 pub fn link_all_bins(

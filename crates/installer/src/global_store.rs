@@ -214,15 +214,7 @@ impl Slots {
     /// the slot (those with commands and direct dependencies, which `.bin`
     /// linking reads).
     pub fn fill_manifests(&self, root: &Path, plan: &Plan, manifests: &[OnceLock<Value>]) {
-        let direct: std::collections::HashSet<usize> = plan
-            .importers
-            .iter()
-            .flat_map(|p| &p.direct)
-            .filter_map(|d| match d.target {
-                pacquet_planner::DirectTarget::Slot(i) => Some(i),
-                pacquet_planner::DirectTarget::Link(_) => None,
-            })
-            .collect();
+        let manifest_read = crate::bins::manifest_read(plan);
         for (i, slot) in plan.slots.iter().enumerate() {
             if !self.skip[i] || manifests[i].get().is_some() {
                 continue;
@@ -233,7 +225,7 @@ impl Slots {
                 }
                 continue;
             }
-            if !slot.has_bin && !direct.contains(&i) {
+            if !manifest_read[i] {
                 continue;
             }
             let path = root.join(&slot.package_dir).join("package.json");

@@ -13,7 +13,7 @@ use pacquet_cas::{Cas, FileCheck};
 use pacquet_store_index::{CachedSummary, IndexSender, IndexWriter, PackageFilesIndex, RowSummary};
 
 use super::InstallError;
-use pacquet_planner::{BuildPermission, DirectTarget, Plan, Slot};
+use pacquet_planner::{BuildPermission, Plan, Slot};
 
 pub struct Store {
     pub dir: PathBuf,
@@ -170,8 +170,7 @@ impl Rows {
 /// [`summary_suffices`]) and each of their directories under `root` holds
 /// a `package.json`: a lockfile-change install of alotta then reads 46
 /// rows instead of 1,352. Such a summary carries its manifest only where
-/// one is read (bins, direct dependencies' peers), as with the global
-/// virtual store's slots (`global_store::Slots::fill_manifests`).
+/// one is read ([`crate::bins::manifest_read`]).
 pub fn prefetch_rows(
     store: &Store,
     plan: &Plan,
@@ -197,20 +196,14 @@ pub fn prefetch_rows(
             Some(row)
         })
         .collect();
-    // A manifest is read for bins (`hasBin`) and for the peers of direct
-    // dependencies; of the others only the flags are.
-    let mut direct = vec![false; plan.slots.len()];
-    for dep in plan.importers.iter().flat_map(|p| &p.direct) {
-        if let DirectTarget::Slot(i) = dep.target {
-            direct[i] = true;
-        }
-    }
+    // Of the others only the flags are read.
+    let manifest_read = crate::bins::manifest_read(plan);
     // The copy's summary of each key it may stand in for.
     let from_copy: Vec<Option<(RowSummary, &CachedSummary)>> = keys
         .par_iter()
         .zip(&users)
         .map(|(key, users)| {
-            let manifest = users.iter().any(|&i| plan.slots[i].has_bin || direct[i]);
+            let manifest = users.iter().any(|&i| manifest_read[i]);
             let copied = cached.get(*key)?;
             let summary = copied.summary_with(manifest)?;
             users
