@@ -173,7 +173,10 @@ pub fn install(
             opts.importers.retain(|s| ids.contains(&s.id));
             state_opts
         });
-        // The previous install's tree is planned while this one is.
+        // The previous install's tree is planned while this one is, in a
+        // scope of its own: its thread borrows the options made above,
+        // after the verification already started (they may run
+        // `node --version`).
         let survey_opts = state_opts.as_ref().unwrap_or(&opts);
         std::thread::scope(|s| {
             let previous = s.spawn(|| {

@@ -61,11 +61,18 @@ pub fn modules_yaml(plan: &Plan, opts: &PlanOptions, state: &ModulesYaml) -> Str
         }
     }
 
+    // The layout fields come from the one place that also says whether a
+    // recorded layout still holds, each inserted at its place in pnpm's
+    // key order.
+    let mut layout = layout_fields(plan, opts, &state.store_dir);
     let mut doc = Map::new();
+    let mut put_layout = |doc: &mut Map<String, Value>, key: &str| {
+        if let Some(value) = layout.remove(key) {
+            doc.insert(key.to_owned(), value);
+        }
+    };
     doc.insert("hoistedDependencies".into(), Value::Object(hoisted));
-    if !opts.hoist_pattern.is_empty() {
-        doc.insert("hoistPattern".into(), json!(opts.hoist_pattern));
-    }
+    put_layout(&mut doc, "hoistPattern");
     doc.insert(
         "included".into(),
         json!({
@@ -74,18 +81,15 @@ pub fn modules_yaml(plan: &Plan, opts: &PlanOptions, state: &ModulesYaml) -> Str
             "optionalDependencies": opts.included.optional_dependencies,
         }),
     );
-    doc.insert("layoutVersion".into(), json!(LAYOUT_VERSION));
-    doc.insert("nodeLinker".into(), json!(linker(plan)));
+    put_layout(&mut doc, "layoutVersion");
+    put_layout(&mut doc, "nodeLinker");
     doc.insert("packageManager".into(), json!(state.package_manager));
     doc.insert("pendingBuilds".into(), json!(state.pending_builds));
     if !state.ignored_builds.is_empty() {
         doc.insert("ignoredBuilds".into(), json!(state.ignored_builds));
     }
     doc.insert("prunedAt".into(), json!(state.pruned_at));
-    doc.insert(
-        "publicHoistPattern".into(),
-        json!(opts.public_hoist_pattern),
-    );
+    put_layout(&mut doc, "publicHoistPattern");
     let mut skipped: Vec<&str> = plan
         .skipped
         .iter()
@@ -96,15 +100,9 @@ pub fn modules_yaml(plan: &Plan, opts: &PlanOptions, state: &ModulesYaml) -> Str
     skipped.sort_unstable();
     skipped.dedup();
     doc.insert("skipped".into(), json!(skipped));
-    doc.insert("storeDir".into(), json!(state.store_dir));
-    doc.insert(
-        "virtualStoreDir".into(),
-        json!(virtual_store_dir(plan, opts)),
-    );
-    doc.insert(
-        "virtualStoreDirMaxLength".into(),
-        json!(opts.virtual_store_dir_max_length),
-    );
+    put_layout(&mut doc, "storeDir");
+    put_layout(&mut doc, "virtualStoreDir");
+    put_layout(&mut doc, "virtualStoreDirMaxLength");
     if !state.injected_deps.is_empty() {
         doc.insert("injectedDeps".into(), json!(state.injected_deps));
     }
@@ -118,20 +116,6 @@ pub fn modules_yaml(plan: &Plan, opts: &PlanOptions, state: &ModulesYaml) -> Str
     serde_json::to_string_pretty(&Value::Object(doc)).expect("JSON values always serialize")
 }
 
-const LAYOUT_VERSION: u32 = 5;
-
-fn linker(plan: &Plan) -> &'static str {
-    match plan.layout {
-        Layout::Isolated => "isolated",
-        Layout::Hoisted => "hoisted",
-    }
-}
-
-/// As `.modules.yaml` records it: relative to the root's modules dir.
-fn virtual_store_dir(plan: &Plan, opts: &PlanOptions) -> String {
-    relative(&root_modules_dir(plan, opts), opts.slots_dir())
-}
-
 /// The fields of [`modules_yaml`] whose change means the tree must be
 /// laid out again, as it writes them; cheap beside the whole document.
 pub fn layout_fields(plan: &Plan, opts: &PlanOptions, store_dir: &str) -> Map<String, Value> {
@@ -139,16 +123,21 @@ pub fn layout_fields(plan: &Plan, opts: &PlanOptions, store_dir: &str) -> Map<St
     if !opts.hoist_pattern.is_empty() {
         fields.insert("hoistPattern".into(), json!(opts.hoist_pattern));
     }
-    fields.insert("layoutVersion".into(), json!(LAYOUT_VERSION));
-    fields.insert("nodeLinker".into(), json!(linker(plan)));
+    fields.insert("layoutVersion".into(), json!(5));
+    let linker = match plan.layout {
+        Layout::Isolated => "isolated",
+        Layout::Hoisted => "hoisted",
+    };
+    fields.insert("nodeLinker".into(), json!(linker));
     fields.insert(
         "publicHoistPattern".into(),
         json!(opts.public_hoist_pattern),
     );
     fields.insert("storeDir".into(), json!(store_dir));
+    // Relative to the root's modules dir.
     fields.insert(
         "virtualStoreDir".into(),
-        json!(virtual_store_dir(plan, opts)),
+        json!(relative(&root_modules_dir(plan, opts), opts.slots_dir())),
     );
     fields.insert(
         "virtualStoreDirMaxLength".into(),
