@@ -156,6 +156,13 @@ fn a_project_matches_pnpm() {
     same_as_pnpm("peer-bins", "");
 }
 
+/// Dependency cycles (`pq-cycle-a` ↔ `pq-cycle-b`): hashed as one
+/// component, named as pnpm 12.21 names them.
+#[test]
+fn cycles_match_pnpm() {
+    same_as_pnpm("hoisting", "");
+}
+
 /// Peer variants and aliases: one slot per graph hash.
 #[test]
 fn peers_and_aliases_match_pnpm() {
@@ -561,6 +568,16 @@ fn dependency_builds(project: &Path) -> Vec<String> {
         .collect()
 }
 
+/// `<scope>/<name>/<version>/<hash>` of every slot under `links`.
+fn slot_names(links: &Path) -> Vec<String> {
+    let mut names: Vec<String> = snapshot(links)
+        .into_keys()
+        .filter(|p| p.split('/').count() == 4 && !p.split('/').any(|s| s.starts_with('.')))
+        .collect();
+    names.sort();
+    names
+}
+
 /// The package directory of the one slot of `name` under `links`.
 fn slot_package(links: &Path, name: &str) -> PathBuf {
     let version = links.join("@").join(name).join("1.0.0");
@@ -576,11 +593,9 @@ fn slot_package(links: &Path, name: &str) -> PathBuf {
 /// Dependency builds run in the published slots, the same builds pnpm 12
 /// runs; a second project finds the slots built and runs none; a slot whose
 /// build did not finish (its `.pnpm-needs-build` marker still there) is
-/// made and built again.
-///
-/// pnpm 12.21 names the slots of packages that build (and of what depends
-/// on them) otherwise than its published rule (docs/layout.md §16.2), so
-/// the slots themselves are not compared with pnpm's.
+/// made and built again. The slots are named as pnpm names them: the
+/// engine in the hash of builders and their dependents, `built` in the
+/// builders' own.
 #[test]
 fn builds_run_once_in_the_published_slots() {
     let registry = Registry::start_fixtures();
@@ -592,9 +607,11 @@ fn builds_run_once_in_the_published_slots() {
         dir
     };
     let by_pnpm = project("by-pnpm");
-    PnpmEnv::new(&tmp.path().join("pnpm-env"), &registry.url()).install_frozen(&by_pnpm);
+    let pnpm_env = PnpmEnv::new(&tmp.path().join("pnpm-env"), &registry.url());
+    pnpm_env.install_frozen(&by_pnpm);
     let first = project("first");
     pacquet_install_ok(&env, &first, &[]);
+    assert_eq!(slot_names(&links(&env)), slot_names(&links(&pnpm_env)));
     let mut theirs = dependency_builds(&by_pnpm);
     let mut ours = dependency_builds(&first);
     assert!(ours.iter().any(|l| l == "pq-lc-leaf install"), "{ours:?}");

@@ -3,13 +3,15 @@
 //! hash over the package and, recursively, its dependencies
 //! (docs/layout.md §16.2).
 
+mod graph_hash;
+
 use std::collections::{HashMap, HashSet};
 
-use indexmap::IndexMap;
 use pacquet_lockfile::{DepPath, DepRef, Lockfile, Resolution};
-use pacquet_scripts::side_effects::{HashInput, object_hash, object_hash_hex_in_order};
+use pacquet_scripts::side_effects::{HashInput, object_hash_hex_in_order};
 
 use crate::layout::normalize;
+use graph_hash::{Node, deps_hashes};
 
 /// Where the slots go and what their names depend on besides the graph.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,19 +42,15 @@ impl GlobalVirtualStore {
     }
 }
 
-/// One graph node: `<pkgIdWithPatchHash>:<integrity>` and its children.
-struct Node {
-    full_pkg_id: String,
-    children: IndexMap<String, String>,
-}
-
 /// Snapshot key → slot path relative to [`GlobalVirtualStore::dir`], for
-/// every snapshot of the lockfile. `builds` says which snapshots may run
-/// their scripts (the `allowBuilds` policy).
+/// every snapshot of the lockfile. `builds` says which snapshots the
+/// `allowBuilds` policy lets build; `scripts_run` is false under
+/// `ignoreScripts`.
 pub fn slot_names(
     lockfile: &Lockfile,
     gvs: &GlobalVirtualStore,
     builds: &dyn Fn(&DepPath) -> bool,
+    scripts_run: bool,
 ) -> Result<HashMap<String, String>, crate::PlanError> {
     let graph = graph(lockfile, &gvs.lockfile_dir);
     let built: Vec<&str> = lockfile
@@ -61,18 +59,21 @@ pub fn slot_names(
         .filter(|k| builds(k))
         .map(DepPath::as_str)
         .collect();
+    let built_here: HashSet<&str> = if scripts_run {
+        built.iter().copied().collect()
+    } else {
+        HashSet::new()
+    };
     let with_engine = dependents(&graph, built);
-    let mut hashes = HashMap::new();
+    let hashes = deps_hashes(&graph);
     let mut names = HashMap::with_capacity(lockfile.snapshots.len());
-    // Key order: inside a cycle a node's hash depends on where the walk
-    // entered it, so the order is part of the name.
     for key in lockfile.snapshots.keys() {
         let key = key.as_str();
         let engine = match (&gvs.engine, with_engine.contains(key)) {
             (Some(engine), true) => HashInput::Str(engine.clone()),
             _ => HashInput::Null,
         };
-        let deps = deps_hash(&graph, &mut hashes, &mut HashSet::new(), key);
+        let deps = hashes.get(key).cloned().unwrap_or_default();
         let dep_path = DepPath::parse(key);
         let info = lockfile.packages.get(dep_path.package_id());
         let local = info.is_some_and(|i| matches!(i.resolution, Resolution::Directory { .. }))
@@ -82,6 +83,11 @@ pub fn slot_names(
             ("engine".to_owned(), engine),
             ("deps".to_owned(), HashInput::Str(deps)),
         ];
+        // A package whose scripts may run here gets a slot of its own
+        // (checked with pnpm 12.21, also for one with no scripts).
+        if built_here.contains(key) {
+            payload.push(("built".to_owned(), HashInput::Bool(true)));
+        }
         // A local directory's slot belongs to this workspace alone.
         if local {
             payload.push((
@@ -115,7 +121,7 @@ fn graph(lockfile: &Lockfile, lockfile_dir: &str) -> HashMap<String, Node> {
     let mut graph = HashMap::with_capacity(lockfile.snapshots.len());
     let mut link_nodes = Vec::new();
     for (key, snapshot) in &lockfile.snapshots {
-        let mut children = IndexMap::new();
+        let mut children = Vec::new();
         // Each section sorted by alias, dependencies first.
         for section in [&snapshot.dependencies, &snapshot.optional_dependencies] {
             for (alias, reference) in section.iter().flatten() {
@@ -127,7 +133,7 @@ fn graph(lockfile: &Lockfile, lockfile_dir: &str) -> HashMap<String, Node> {
                         node
                     }
                 };
-                children.insert(alias.clone(), child);
+                children.push((alias.clone(), child));
             }
         }
         let mut pkg_id = key.package_id().to_owned();
@@ -155,43 +161,11 @@ fn graph(lockfile: &Lockfile, lockfile_dir: &str) -> HashMap<String, Node> {
             node.clone(),
             Node {
                 full_pkg_id: node,
-                children: IndexMap::new(),
+                children: Vec::new(),
             },
         );
     }
     graph
-}
-
-/// `objectHash({id, deps: {alias: hash(child)}})`. A node met again below
-/// itself (by package id) hashes with no deps, and that truncated hash is
-/// what the memo keeps for it, as pnpm does; a missing node is `""`.
-fn deps_hash(
-    graph: &HashMap<String, Node>,
-    memo: &mut HashMap<String, String>,
-    parents: &mut HashSet<String>,
-    key: &str,
-) -> String {
-    if let Some(hash) = memo.get(key) {
-        return hash.clone();
-    }
-    let Some(node) = graph.get(key) else {
-        return String::new();
-    };
-    let mut deps = Vec::new();
-    if !node.children.is_empty() && !parents.contains(&node.full_pkg_id) {
-        parents.insert(node.full_pkg_id.clone());
-        for (alias, child) in &node.children {
-            let hash = deps_hash(graph, memo, parents, child);
-            deps.push((alias.clone(), HashInput::Str(hash)));
-        }
-        parents.remove(&node.full_pkg_id);
-    }
-    let hash = object_hash(&HashInput::Object(vec![
-        ("id".to_owned(), HashInput::Str(node.full_pkg_id.clone())),
-        ("deps".to_owned(), HashInput::Object(deps)),
-    ]));
-    memo.insert(key.to_owned(), hash.clone());
-    hash
 }
 
 /// `built` and every node that depends on one of them, directly or not:
@@ -200,7 +174,7 @@ fn deps_hash(
 fn dependents<'g>(graph: &'g HashMap<String, Node>, built: Vec<&'g str>) -> HashSet<&'g str> {
     let mut parents: HashMap<&str, Vec<&str>> = HashMap::new();
     for (key, node) in graph {
-        for child in node.children.values() {
+        for (_, child) in &node.children {
             parents
                 .entry(child.as_str())
                 .or_default()

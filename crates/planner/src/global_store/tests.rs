@@ -18,6 +18,15 @@ fn fixture(name: &str, file: &str) -> String {
 }
 
 fn names(name: &str, engine: Option<&str>, builds: &dyn Fn(&str) -> bool) -> BTreeSet<String> {
+    names_with(name, engine, builds, true)
+}
+
+fn names_with(
+    name: &str,
+    engine: Option<&str>,
+    builds: &dyn Fn(&str) -> bool,
+    scripts_run: bool,
+) -> BTreeSet<String> {
     let text = fixture(name, "pnpm-lock.yaml");
     let lockfile = Lockfile::parse(&text, Path::new("pnpm-lock.yaml")).expect("lockfile parses");
     let gvs = GlobalVirtualStore {
@@ -26,17 +35,18 @@ fn names(name: &str, engine: Option<&str>, builds: &dyn Fn(&str) -> bool) -> BTr
         lockfile_dir: "/tmp/project".into(),
         engine: engine.map(str::to_owned),
     };
-    slot_names(&lockfile, &gvs, &|k| builds(k.as_str()))
+    slot_names(&lockfile, &gvs, &|k| builds(k.as_str()), scripts_run)
         .expect("safe names")
         .into_values()
         .collect()
 }
 
 fn recorded(name: &str) -> BTreeSet<String> {
-    fixture(name, "slots.txt")
-        .lines()
-        .map(str::to_owned)
-        .collect()
+    recorded_in(name, "slots.txt")
+}
+
+fn recorded_in(name: &str, file: &str) -> BTreeSet<String> {
+    fixture(name, file).lines().map(str::to_owned).collect()
 }
 
 #[test]
@@ -47,14 +57,31 @@ fn names_match_pnpm_without_builds() {
     }
 }
 
-/// Dependency cycles: the digests pnpm's sources give for them (the walk
-/// in lockfile key order, a node met again below itself hashed with no
-/// dependencies; pnpm 12.21's binary differs, docs/layout.md §16.2).
+/// Dependency cycles (a package listing itself, two- and three-package
+/// cycles, one cycle depending on another, peer variants of one cycle):
+/// each is hashed as a whole, the same from every entry.
 #[test]
-fn cycles_hash_as_pnpm_states() {
+fn cycles_match_pnpm() {
     assert_eq!(
-        names("cycles", Some("darwin;arm64;node20"), &|_| false),
+        names("cycles", Some("linux;x64;node20"), &|_| false),
         recorded("cycles")
+    );
+}
+
+/// Packages `allowBuilds` lets build carry the engine and, when scripts
+/// run, `built: true` (even one with no scripts, `pq-lc-record`); their
+/// dependents carry the engine only.
+#[test]
+fn built_packages_match_pnpm() {
+    let allowed = |k: &str| k.starts_with("pq-lc-");
+    let engine = Some("linux;x64;node20");
+    assert_eq!(
+        names_with("builds", engine, &allowed, true),
+        recorded("builds")
+    );
+    assert_eq!(
+        names_with("builds", engine, &allowed, false),
+        recorded_in("builds", "slots-ignore-scripts.txt")
     );
 }
 
@@ -69,8 +96,12 @@ fn engine_goes_into_the_hash_of_builders_and_their_dependents_only() {
     let moved: BTreeSet<_> = plain.difference(&building).cloned().collect();
     let moved: Vec<&str> = moved.iter().map(|s| s.split('/').nth(1).unwrap()).collect();
     assert_eq!(moved, ["is-number", "is-odd"]);
-    // Without a known engine, building changes nothing.
-    assert_eq!(names("gvs1", None, &|k| k == "is-number@6.0.0"), plain);
+    // Without a known engine only the builder's own `built` flag remains.
+    let plain = names("gvs1", None, &|_| false);
+    let building = names("gvs1", None, &|k| k == "is-number@6.0.0");
+    let moved: BTreeSet<_> = plain.difference(&building).cloned().collect();
+    let moved: Vec<&str> = moved.iter().map(|s| s.split('/').nth(1).unwrap()).collect();
+    assert_eq!(moved, ["is-number"]);
 }
 
 /// A `version` with a `..` segment would put the slot outside the store.
@@ -88,7 +119,7 @@ fn a_traversing_version_is_refused() {
         lockfile_dir: "/tmp/project".into(),
         engine: None,
     };
-    let err = slot_names(&lockfile, &gvs, &|_| false).unwrap_err();
+    let err = slot_names(&lockfile, &gvs, &|_| false, true).unwrap_err();
     assert!(
         matches!(&err, crate::PlanError::TraversalVersion { version, .. } if version == "../../../outside"),
         "{err:?}"

@@ -168,7 +168,7 @@ impl SlotSet {
             let may_build = |k: &pacquet_lockfile::DepPath| {
                 policy_permission(k, opts) == crate::BuildPermission::Allowed
             };
-            crate::global_store::slot_names(lockfile, gvs, &may_build)
+            crate::global_store::slot_names(lockfile, gvs, &may_build, !opts.ignore_scripts)
         });
         let global_names = global_names.transpose()?;
         let mut set = SlotSet {
