@@ -568,6 +568,29 @@ fn dependency_builds(project: &Path) -> Vec<String> {
         .collect()
 }
 
+/// Every store row's side-effects entries (cache key and diff), by row key.
+fn side_effects(
+    env: &PnpmEnv,
+) -> BTreeMap<String, Vec<(String, pacquet_store_index::SideEffectsDiff)>> {
+    let db = rusqlite::Connection::open(env.store_dir.join("v11/index.db")).unwrap();
+    let mut query = db.prepare("SELECT key, data FROM package_index").unwrap();
+    let rows = query
+        .query_map([], |r| {
+            Ok((r.get::<_, String>(0)?, r.get::<_, Vec<u8>>(1)?))
+        })
+        .unwrap();
+    let mut out = BTreeMap::new();
+    for row in rows {
+        let (key, data) = row.unwrap();
+        let row = pacquet_store_index::decode(&data).unwrap();
+        if let Some(entries) = row.side_effects {
+            out.insert(key, entries);
+        }
+    }
+    assert!(!out.is_empty());
+    out
+}
+
 /// `<scope>/<name>/<version>/<hash>` of every slot under `links`.
 fn slot_names(links: &Path) -> Vec<String> {
     let mut names: Vec<String> = snapshot(links)
@@ -612,6 +635,7 @@ fn builds_run_once_in_the_published_slots() {
     let first = project("first");
     pacquet_install_ok(&env, &first, &[]);
     assert_eq!(slot_names(&links(&env)), slot_names(&links(&pnpm_env)));
+    assert_eq!(side_effects(&env), side_effects(&pnpm_env));
     let mut theirs = dependency_builds(&by_pnpm);
     let mut ours = dependency_builds(&first);
     assert!(ours.iter().any(|l| l == "pq-lc-leaf install"), "{ours:?}");

@@ -34,7 +34,7 @@ const SLOT_DEPTH: usize = 4;
 
 /// In a package directory of a slot published before its build or patch
 /// finished; removed when they did (pnpm 12.21's name for it).
-pub(crate) const NEEDS_BUILD: &str = ".pnpm-needs-build";
+pub(crate) const NEEDS_BUILD: &str = pacquet_scripts::NEEDS_BUILD_MARKER;
 
 /// Whether the install may change the package after importing it: a
 /// build it may run, or a patch.

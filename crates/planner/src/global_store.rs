@@ -3,15 +3,12 @@
 //! hash over the package and, recursively, its dependencies
 //! (docs/layout.md §16.2).
 
-mod graph_hash;
-
 use std::collections::{HashMap, HashSet};
 
 use pacquet_lockfile::{DepPath, DepRef, Lockfile, Resolution};
-use pacquet_scripts::side_effects::{HashInput, object_hash_hex_in_order};
+use pacquet_scripts::side_effects::{GraphNode, HashInput, graph_hashes, object_hash_hex_in_order};
 
 use crate::layout::normalize;
-use graph_hash::{Node, deps_hashes};
 
 /// Where the slots go and what their names depend on besides the graph.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -65,7 +62,7 @@ pub fn slot_names(
         HashSet::new()
     };
     let with_engine = dependents(&graph, built);
-    let hashes = deps_hashes(&graph);
+    let hashes = graph_hashes(&graph);
     let mut names = HashMap::with_capacity(lockfile.snapshots.len());
     for key in lockfile.snapshots.keys() {
         let key = key.as_str();
@@ -117,7 +114,7 @@ pub fn slot_names(
     Ok(names)
 }
 
-fn graph(lockfile: &Lockfile, lockfile_dir: &str) -> HashMap<String, Node> {
+fn graph(lockfile: &Lockfile, lockfile_dir: &str) -> HashMap<String, GraphNode> {
     let mut graph = HashMap::with_capacity(lockfile.snapshots.len());
     let mut link_nodes = Vec::new();
     for (key, snapshot) in &lockfile.snapshots {
@@ -150,7 +147,7 @@ fn graph(lockfile: &Lockfile, lockfile_dir: &str) -> HashMap<String, Node> {
         };
         graph.insert(
             key.as_str().to_owned(),
-            Node {
+            GraphNode {
                 full_pkg_id,
                 children,
             },
@@ -159,7 +156,7 @@ fn graph(lockfile: &Lockfile, lockfile_dir: &str) -> HashMap<String, Node> {
     for node in link_nodes {
         graph.insert(
             node.clone(),
-            Node {
+            GraphNode {
                 full_pkg_id: node,
                 children: Vec::new(),
             },
@@ -171,7 +168,7 @@ fn graph(lockfile: &Lockfile, lockfile_dir: &str) -> HashMap<String, Node> {
 /// `built` and every node that depends on one of them, directly or not:
 /// one fixed point over the whole graph, so a cycle answers alike from
 /// every entry.
-fn dependents<'g>(graph: &'g HashMap<String, Node>, built: Vec<&'g str>) -> HashSet<&'g str> {
+fn dependents<'g>(graph: &'g HashMap<String, GraphNode>, built: Vec<&'g str>) -> HashSet<&'g str> {
     let mut parents: HashMap<&str, Vec<&str>> = HashMap::new();
     for (key, node) in graph {
         for (_, child) in &node.children {

@@ -11,6 +11,10 @@ use sha2::{Digest, Sha512};
 
 use crate::ScriptsError;
 
+/// The marker a global virtual store slot holds until its build finished
+/// (docs/layout.md §16.4).
+pub const NEEDS_BUILD_MARKER: &str = ".pnpm-needs-build";
+
 /// Writes a file's content to the CAS (`executable` picks the `-exec` blob)
 /// and returns its hex SHA-512 digest.
 pub type CasWrite<'a, E> = dyn Fn(&[u8], bool) -> Result<String, E> + 'a;
@@ -27,7 +31,9 @@ pub type CasWrite<'a, E> = dyn Fn(&[u8], bool) -> Result<String, E> + 'a;
 ///
 /// Empty parts are `None` (an unchanged package diffs to `{}`). The
 /// package's own `node_modules/` (bins, `.tmp`, bundled dependencies) is
-/// left out on both sides. Symlinks are not followed.
+/// left out on both sides, and so is the global virtual store's
+/// [`NEEDS_BUILD_MARKER`] (pnpm 12.21 stores no trace of it). Symlinks are
+/// not followed.
 pub fn diff_package_dir<E>(
     package_dir: &Path,
     files: &[(String, FileInfo)],
@@ -47,7 +53,7 @@ where
             let entry = entry.map_err(|e| read_err(&dir, e))?;
             let name = entry.file_name().to_string_lossy().into_owned();
             let rel = format!("{prefix}{name}");
-            if rel == "node_modules" {
+            if rel == "node_modules" || rel == NEEDS_BUILD_MARKER {
                 continue;
             }
             let kind = entry.file_type().map_err(|e| read_err(&entry.path(), e))?;

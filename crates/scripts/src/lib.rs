@@ -20,7 +20,7 @@ pub mod side_effects;
 pub use build_scripts::{
     IMPLICIT_GYP_INSTALL, LIFECYCLE_STAGES, dependency_scripts, files_require_build, requires_build,
 };
-pub use diff::{CasWrite, diff_package_dir};
+pub use diff::{CasWrite, NEEDS_BUILD_MARKER, diff_package_dir};
 pub use error::{ScriptFailure, ScriptsError};
 pub use policy::{BuildDecision, BuildPolicy, ignored_builds_error};
 pub use runner::{

@@ -1,18 +1,17 @@
 //! `depsHash`: a hash of a snapshot's identity and, recursively, of all its
 //! dependencies (docs/store.md §9).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use pacquet_lockfile::{DepPath, DepRef, Lockfile, Resolution, ResolutionValue};
 
-use super::{HashInput, object_hash};
+use super::{GraphNode, HashInput, graph_hashes, object_hash};
 
-/// Hashes already computed (by snapshot key) and the snapshots being
-/// computed. Reuse one memo for all packages of an install.
+/// The hashes of every snapshot of one lockfile, computed on first use.
+/// Reuse one memo for all packages of an install.
 #[derive(Debug, Default, Clone)]
 pub struct DepsHashMemo {
-    done: HashMap<String, String>,
-    in_progress: HashSet<String>,
+    done: Option<HashMap<String, String>>,
 }
 
 impl DepsHashMemo {
@@ -22,42 +21,63 @@ impl DepsHashMemo {
 }
 
 /// `objectHash({ id: "<pkgId>:<integrity>", deps: { <alias>: depsHash(child) } })`
-/// over the snapshot's `dependencies` then `optionalDependencies` (lockfile
-/// order; optional dependencies skipped on this platform included). A child
-/// that closes a cycle contributes `""`; `link:` edges have no snapshot and
-/// are left out. A resolution without integrity stands in with
+/// over the snapshot's `dependencies` and `optionalDependencies` (optional
+/// dependencies skipped on this platform included), each dependency cycle
+/// hashed as one component (docs/store.md §9). `link:` edges have no
+/// snapshot and are left out. A resolution without integrity stands in with
 /// `objectHash(resolution)`.
 pub fn deps_hash(lockfile: &Lockfile, dep_path: &DepPath, memo: &mut DepsHashMemo) -> String {
-    if let Some(hash) = memo.done.get(dep_path.as_str()) {
-        return hash.clone();
+    let done = memo
+        .done
+        .get_or_insert_with(|| graph_hashes(&graph(lockfile)));
+    done.get(dep_path.as_str()).cloned().unwrap_or_else(|| {
+        // Not a snapshot of this lockfile: the package alone.
+        object_hash(&HashInput::Object(vec![
+            (
+                "id".to_string(),
+                HashInput::Str(node_id(lockfile, dep_path)),
+            ),
+            ("deps".to_string(), HashInput::Object(Vec::new())),
+        ]))
+    })
+}
+
+/// One node per snapshot, and one without children for a dependency whose
+/// snapshot is missing.
+fn graph(lockfile: &Lockfile) -> HashMap<String, GraphNode> {
+    let mut graph = HashMap::with_capacity(lockfile.snapshots.len());
+    let mut missing = Vec::new();
+    for (key, snapshot) in &lockfile.snapshots {
+        let children = snapshot
+            .dependency_refs()
+            .filter_map(|(alias, edge)| match edge {
+                DepRef::Snapshot(child) => {
+                    if !lockfile.snapshots.contains_key(child.as_str()) {
+                        missing.push(child.clone());
+                    }
+                    Some((alias.to_string(), child.as_str().to_owned()))
+                }
+                DepRef::Link(_) => None,
+            })
+            .collect();
+        graph.insert(
+            key.as_str().to_owned(),
+            GraphNode {
+                full_pkg_id: node_id(lockfile, key),
+                children,
+            },
+        );
     }
-    memo.in_progress.insert(dep_path.as_str().to_string());
-    let mut deps = Vec::new();
-    if let Some(snapshot) = lockfile.snapshots.get(dep_path.as_str()) {
-        for (alias, edge) in snapshot.dependency_refs() {
-            let DepRef::Snapshot(child) = edge else {
-                continue;
-            };
-            let hash = if memo.in_progress.contains(child.as_str()) {
-                String::new()
-            } else {
-                deps_hash(lockfile, &child, memo)
-            };
-            deps.push((alias.to_string(), HashInput::Str(hash)));
-        }
+    for child in missing {
+        graph.insert(
+            child.as_str().to_owned(),
+            GraphNode {
+                full_pkg_id: node_id(lockfile, &child),
+                children: Vec::new(),
+            },
+        );
     }
-    let input = HashInput::Object(vec![
-        (
-            "id".to_string(),
-            HashInput::Str(node_id(lockfile, dep_path)),
-        ),
-        ("deps".to_string(), HashInput::Object(deps)),
-    ]);
-    let hash = object_hash(&input);
-    memo.in_progress.remove(dep_path.as_str());
-    memo.done
-        .insert(dep_path.as_str().to_string(), hash.clone());
-    hash
+    graph
 }
 
 /// `<pkgId>:<integrity>`, or `<pkgId>:<objectHash(resolution)>`.

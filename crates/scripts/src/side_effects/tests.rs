@@ -78,25 +78,32 @@ fn spec_object_hash(serialized: &str) -> String {
     base64::engine::general_purpose::STANDARD.encode(sha2::Sha256::digest(serialized))
 }
 
+/// The `lifecycle` fixture with `pq-lc-record` depending back on
+/// `pq-lc-leaf`: the `deps=` parts of the side-effects keys pnpm 12.21
+/// wrote for the three packages it built.
 #[test]
-fn cycles_contribute_empty_strings() {
-    let yaml = "lockfileVersion: '9.0'\n\npackages:\n\n  a@1.0.0:\n    resolution: {integrity: sha512-a}\n\n  b@1.0.0:\n    resolution: {integrity: sha512-b}\n\nsnapshots:\n\n  a@1.0.0:\n    dependencies:\n      b: 1.0.0\n\n  b@1.0.0:\n    dependencies:\n      a: 1.0.0\n";
-    let lockfile = Lockfile::parse(yaml, Path::new("pnpm-lock.yaml")).unwrap();
-    let a = deps_hash(
-        &lockfile,
-        &DepPath::parse("a@1.0.0"),
-        &mut DepsHashMemo::new(),
+fn cycles_hash_as_one_component() {
+    let lockfile = Lockfile::parse(
+        &fixture("lifecycle-cycle.pnpm-lock.yaml"),
+        Path::new("pnpm-lock.yaml"),
+    )
+    .unwrap();
+    let mut memo = DepsHashMemo::new();
+    let mut hash = |key: &str| deps_hash(&lockfile, &DepPath::parse(key), &mut memo);
+    // In the cycle.
+    assert_eq!(
+        hash("pq-lc-leaf@1.0.0"),
+        "/en1iaA9BHYWwqmo8jUJVE8AkJRrB2iN6xz4st9L+Rw="
     );
-    // b's edge back to a closes the cycle: `{ id: "b@1.0.0:sha512-b",
-    // deps: { a: "" } }`, keys sorted (`deps` < `id`).
-    let b = spec_object_hash(
-        "object:2:string:4:deps:object:1:string:1:a:string:0:,,string:2:id:string:16:b@1.0.0:sha512-b,",
+    // Depending on it.
+    assert_eq!(
+        hash("pq-lc-mid@1.0.0"),
+        "Pgt/LL9pj/XRrUQKZ92KwYJUcuAIaThB1jA4vm99TME="
     );
-    // A base64 SHA-256 is 44 characters.
-    let expected = spec_object_hash(&format!(
-        "object:2:string:4:deps:object:1:string:1:b:string:44:{b},,string:2:id:string:16:a@1.0.0:sha512-a,"
-    ));
-    assert_eq!(a, expected);
+    assert_eq!(
+        hash("pq-lc-optional@1.0.0"),
+        "6KrKdsX4AcoVZyEqw5xRJp9ZoQBWYb1q8l3MIwJth60="
+    );
 }
 
 #[test]

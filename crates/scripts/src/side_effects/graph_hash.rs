@@ -1,22 +1,24 @@
-//! The dependency hash of every graph node, as pnpm 12.21 names slots with
-//! it (docs/layout.md §16.2): `objectHash({id, deps})` over the node's
-//! package and its children's hashes, with each dependency cycle hashed as
-//! one strongly connected component so that no entry point or walk order
-//! changes a name.
+//! The dependency hash of every node of a package graph, as pnpm 12.21
+//! computes it for side-effects cache keys (docs/store.md §9) and global
+//! virtual store slots (docs/layout.md §16.2): `objectHash({id, deps})` over
+//! the node's package and its children's hashes, with each dependency cycle
+//! hashed as one strongly connected component so that no entry point or
+//! walk order changes a hash.
 
 use std::collections::{HashMap, HashSet};
 
-use pacquet_scripts::side_effects::{HashInput, object_hash};
+use super::{HashInput, object_hash};
 
-/// One graph node: `<pkgIdWithPatchHash>[:<integrity>]` and its children
-/// (alias → node key; a key with no node hashes as `""`).
-pub(super) struct Node {
-    pub(super) full_pkg_id: String,
-    pub(super) children: Vec<(String, String)>,
+/// One graph node: its `id` and its children (alias → node key; a key with
+/// no node hashes as `""`).
+#[derive(Debug, Clone)]
+pub struct GraphNode {
+    pub full_pkg_id: String,
+    pub children: Vec<(String, String)>,
 }
 
 /// The hash of every node of `graph`, keyed like it.
-pub(super) fn deps_hashes(graph: &HashMap<String, Node>) -> HashMap<String, String> {
+pub fn graph_hashes(graph: &HashMap<String, GraphNode>) -> HashMap<String, String> {
     // Sorted keys make the walk, and so any tie, independent of the map.
     let mut keys: Vec<&str> = graph.keys().map(String::as_str).collect();
     keys.sort_unstable();
