@@ -6,9 +6,11 @@
 # served on 127.0.0.1). Then runs pnpm 12 offline over pacquet's install and
 # checks it changes nothing.
 #
-#   bash tasks/compat-fixture.sh [alotta|small|DIR] [isolated|hoisted]
+#   bash tasks/compat-fixture.sh [alotta|small|DIR] [isolated|hoisted|global]
 #
-# `hoisted` adds `nodeLinker: hoisted` to both copies of the project.
+# `hoisted` adds `nodeLinker: hoisted` to both copies of the project,
+# `global` adds `enableGlobalVirtualStore: true` (the slots in each store's
+# `links` are compared too).
 # COMPAT_INSTALL_ARGS (e.g. --ignore-scripts) is passed to every install.
 # The step running (mirror, pnpm, pacquet, diff, pnpm-after, ok) is kept in
 # <work>/step, so a caller can tell where a run stopped. When pnpm 12 fails,
@@ -19,8 +21,8 @@ repo=$PWD
 fixture=${1:-alotta}
 linker=${2:-isolated}
 case $linker in
-isolated | hoisted) ;;
-*) echo "compat: unknown node linker '$linker' (isolated or hoisted)" >&2; exit 1 ;;
+isolated | hoisted | global) ;;
+*) echo "compat: unknown node linker '$linker' (isolated, hoisted or global)" >&2; exit 1 ;;
 esac
 src=$fixture
 [ -d "$src" ] || src=benchmarks/fixtures/$fixture
@@ -60,6 +62,9 @@ setup() { # tool -> project dir on stdout
     if [ "$linker" = hoisted ]; then
         printf 'nodeLinker: hoisted\n' >>"$dir/project/pnpm-workspace.yaml"
     fi
+    if [ "$linker" = global ]; then
+        printf 'enableGlobalVirtualStore: true\n' >>"$dir/project/pnpm-workspace.yaml"
+    fi
 }
 run() { # tool, command...
     local dir=$work/$1
@@ -69,24 +74,38 @@ run() { # tool, command...
         XDG_STATE_HOME="$dir/home/state" PNPM_HOME="$dir/home/pnpm" CI=true "$@")
 }
 
+# With the global virtual store, a slot of a package depending on a
+# workspace project (`link:`) is named after the project's absolute path:
+# each tool installs in turn at one place, `$work/here`, its directory moved
+# there and back.
+place() { if [ "$linker" = global ]; then echo here; else echo "$1"; fi; }
+# install_as TOOL-DIR BINARY LOG ARGS...: an install in TOOL-DIR's copy.
+install_as() {
+    local tool=$1 bin=$2 log=$3 at rc=0
+    shift 3
+    at=$(place "$tool")
+    [ "$at" = "$tool" ] || mv "$work/$tool" "$work/$at"
+    run "$at" "$bin" install --frozen-lockfile "${extra[@]}" --store-dir "$work/$at/store" "$@" \
+        >"$log" 2>&1 || rc=$?
+    [ "$at" = "$tool" ] || mv "$work/$at" "$work/$tool"
+    return $rc
+}
+
 setup pnpm
 setup pacquet
 echo pnpm >"$work/step"
-if ! run pnpm "$pnpm" install --frozen-lockfile "${extra[@]}" --store-dir "$work/pnpm/store" \
-    --reporter=append-only >"$work/pnpm.log" 2>&1; then
+if ! install_as pnpm "$pnpm" "$work/pnpm.log" --reporter=append-only; then
     # The oracle refuses the project: pacquet should refuse it too, with the
     # same error code (the caller compares <work>/pnpm.log and pacquet.log).
     rc=0
-    run pacquet "$pacquet" install --frozen-lockfile "${extra[@]}" --store-dir "$work/pacquet/store" \
-        >"$work/pacquet.log" 2>&1 || rc=$?
+    install_as pacquet "$pacquet" "$work/pacquet.log" || rc=$?
     echo "$rc" >"$work/pacquet.rc"
     echo "compat: pnpm 12 failed: $(grep -m1 -o 'ERR_PNPM_[A-Z0-9_]*' "$work/pnpm.log" || echo '?');" \
         "pacquet exited $rc: $(grep -m1 -o 'ERR_P[A-Z0-9_]*' "$work/pacquet.log" || echo '-')"
     exit 1
 fi
 echo pacquet >"$work/step"
-run pacquet "$pacquet" install --frozen-lockfile "${extra[@]}" --store-dir "$work/pacquet/store" \
-    >"$work/pacquet.log" 2>&1
+install_as pacquet "$pacquet" "$work/pacquet.log"
 echo diff >"$work/step"
 echo "compat: pnpm 12 and pacquet installed $(basename "$src") ($linker); comparing"
 target/debug/pacquet-tree-diff "$work/pnpm/project" "$work/pnpm/store/v11" \
@@ -94,8 +113,7 @@ target/debug/pacquet-tree-diff "$work/pnpm/project" "$work/pnpm/store/v11" \
 
 # pnpm 12 over pacquet's install, offline, with pacquet's store: nothing to do.
 echo pnpm-after >"$work/step"
-run pacquet "$pnpm" install --frozen-lockfile --offline "${extra[@]}" --store-dir "$work/pacquet/store" \
-    --reporter=append-only >"$work/pnpm-after-pacquet.log" 2>&1
+install_as pacquet "$pnpm" "$work/pnpm-after-pacquet.log" --offline --reporter=append-only
 cat "$work/pnpm-after-pacquet.log"
 target/debug/pacquet-tree-diff "$work/pnpm/project" "$work/pnpm/store/v11" \
     "$work/pacquet/project" "$work/pacquet/store/v11"

@@ -13,7 +13,7 @@
 #   pnpm 12 failed      the oracle fails and pacquet does not fail the same way
 #   unavailable         tarballs the registry here does not serve
 #
-#   bash tasks/compat-real.sh [--hoisted] [name...]
+#   bash tasks/compat-real.sh [--hoisted|--global] [name...]
 #
 # The summary also goes to benchmarks/work/compat-real-<linker>.md. Exits 1
 # when any project has differences or pacquet failed where pnpm 12 did not.
@@ -21,10 +21,10 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
 linker=isolated
-if [ "${1:-}" = --hoisted ]; then
-    linker=hoisted
-    shift
-fi
+case "${1:-}" in
+--hoisted) linker=hoisted; shift ;;
+--global) linker=global; shift ;;
+esac
 names=("$@")
 if [ ${#names[@]} -eq 0 ]; then
     for dir in benchmarks/compat-real/*/; do names+=("$(basename "$dir")"); done

@@ -915,6 +915,21 @@ fn package_import_method_copy_matches_pnpm() {
     }
 }
 
+/// `shellEmulator: true` is refused only where a script would run: with
+/// `ignoreScripts` both tools install.
+#[test]
+fn shell_emulator_without_scripts_installs_like_pnpm() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let runs = both_with(
+        &registry,
+        tmp.path(),
+        "lifecycle",
+        "shellEmulator: true\nignoreScripts: true",
+    );
+    assert_same_installs(&runs);
+}
+
 /// `dedupeDirectDeps: true`: a project gets no link (and no command) for a
 /// dependency the root's `node_modules` already resolves the same way, a
 /// direct dependency of the root or one hoisted there.

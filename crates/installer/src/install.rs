@@ -92,7 +92,10 @@ pub fn install(
             });
         }
     }
-    if let Some((_, setting)) = config.unsupported.first() {
+    // `shellEmulator` only changes how scripts run: with `ignoreScripts`
+    // none does, so it has nothing to ask of pacquet.
+    let asked = |key: &str| !(key == "shellEmulator" && config.ignore_scripts);
+    if let Some((_, setting)) = config.unsupported.iter().find(|(key, _)| asked(key)) {
         return Err(InstallError::UnsupportedSetting {
             setting: setting.clone(),
         });
