@@ -176,24 +176,23 @@ fn a_workspace_matches_pnpm() {
     same_as_pnpm("workspace", "");
 }
 
-/// Injected workspace projects and `file:` directories: slots of their own
-/// per workspace (`directory` in place of the version, the workspace's path
-/// in the hash), so both tools install at the same path, one after the
-/// other, each with a store at the same place.
-#[test]
-fn local_directories_match_pnpm() {
+/// Installs `fixture` with the global virtual store by pnpm, then by
+/// pacquet, at the same path with a store at the same place (slots of
+/// packages depending on workspace directories are named after their
+/// absolute paths), and compares projects and slots.
+fn same_place_as_pnpm(fixture: &str) {
     let registry = Registry::start_fixtures();
     let tmp = tempfile::tempdir().unwrap();
     let project = tmp.path().join("project");
     let env_dir = tmp.path().join("env");
-    global_project(&registry, &project, "injected");
+    global_project(&registry, &project, fixture);
     let env = PnpmEnv::new(&env_dir, &registry.url());
     env.install_frozen(&project);
     let theirs = tmp.path().join("by-pnpm");
     copy_tree(&project, &theirs);
     std::fs::rename(&env_dir, tmp.path().join("pnpm-env")).unwrap();
     std::fs::remove_dir_all(&project).unwrap();
-    global_project(&registry, &project, "injected");
+    global_project(&registry, &project, fixture);
     let env = PnpmEnv::new(&env_dir, &registry.url());
     pacquet_install_ok(&env, &project, &[]);
 
@@ -209,6 +208,22 @@ fn local_directories_match_pnpm() {
     assert_trees_equal(&theirs, &project, &opts);
     let their_links = tmp.path().join("pnpm-env/store/v11/links");
     assert_trees_equal(&their_links, &links(&env), &opts);
+}
+
+/// Injected workspace projects and `file:` directories: slots of their own
+/// per workspace (`directory` in place of the version, the workspace's path
+/// in the hash), so both tools install at the same path, one after the
+/// other, each with a store at the same place.
+#[test]
+fn local_directories_match_pnpm() {
+    same_place_as_pnpm("injected");
+}
+
+/// A peer resolved to a workspace project: the slot links back into the
+/// workspace by a path through the workspace's own directory.
+#[test]
+fn links_from_slots_into_the_workspace_match_pnpm() {
+    same_place_as_pnpm("peer-links");
 }
 
 /// `globalVirtualStoreDir` moves the slots.

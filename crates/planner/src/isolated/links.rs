@@ -30,8 +30,13 @@ impl Links {
     /// `path` → `target_dir` (both root-relative), stored relative to the
     /// link's directory, which is created first.
     fn link(&mut self, path: String, target_dir: &str, owner: LinkOwner, slot: Option<usize>) {
-        self.dirs.add(parent(&path));
         let target = relative(parent(&path), target_dir);
+        self.push(path, target, owner, slot);
+    }
+
+    /// A link whose `target` is already relative to its directory.
+    fn push(&mut self, path: String, target: String, owner: LinkOwner, slot: Option<usize>) {
+        self.dirs.add(parent(&path));
         self.symlinks.push(Symlink {
             path,
             target,
@@ -67,9 +72,17 @@ impl Links {
                         self.link(path, target, LinkOwner::Slot(s), Some(c));
                     }
                     // Snapshot `link:` refs are relative to the lockfile dir.
-                    Edge::Link(dir) => {
-                        self.link(path, &normalize(dir), LinkOwner::Slot(s), None);
-                    }
+                    Edge::Link(dir) => match &opts.global_virtual_store {
+                        // From a slot in the store back into the workspace
+                        // the way passes the workspace's own directories,
+                        // which only its absolute path names.
+                        Some(gvs) if path.starts_with("../") => {
+                            let abs = |p: &str| normalize(&join(&gvs.lockfile_dir, p));
+                            let target = relative(&abs(parent(&path)), &abs(dir));
+                            self.push(path, target, LinkOwner::Slot(s), None);
+                        }
+                        _ => self.link(path, &normalize(dir), LinkOwner::Slot(s), None),
+                    },
                 }
             }
             if !include_optional {
