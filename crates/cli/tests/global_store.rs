@@ -163,6 +163,13 @@ fn cycles_match_pnpm() {
     same_as_pnpm("hoisting", "");
 }
 
+/// A patched package with a command, hoisted into the hidden hoisting
+/// directory: pnpm 12.21 links no command of it there.
+#[test]
+fn patched_hoisted_commands_match_pnpm() {
+    same_as_pnpm("patched-bins", "");
+}
+
 /// Peer variants and aliases: one slot per graph hash.
 #[test]
 fn peers_and_aliases_match_pnpm() {

@@ -394,6 +394,17 @@ impl Bins<'_> {
                         offer
                     })
                 }
+                // With the global virtual store pnpm 12.21 links no commands
+                // of a patched package hoisted into the hidden hoisting
+                // directory; publicly hoisted or direct, it does (checked
+                // with a patched `@pq/deep-leaf`; tailwindcss's patched
+                // `@napi-rs/cli`, benchmarks/compat-real).
+                (Some(t), LinkOwner::PrivateHoist)
+                    if self.opts.global_virtual_store.is_some()
+                        && self.plan.slots[t].patch.is_some() =>
+                {
+                    None
+                }
                 (Some(t), owner) => self.slot_offer(t, matches!(owner, LinkOwner::Importer(_))),
                 // pnpm links no bins of workspace projects hoisted into the
                 // virtual store (checked with the workspace fixture), nor
