@@ -5,8 +5,8 @@
 # scripts want git hooks, browsers and the network), and prints one line
 # per project:
 #
-#   ok                  identical trees and state files; pnpm 12 offline
-#                       over pacquet's tree changes nothing
+#   ok                  identical trees and state files, and again after
+#                       pnpm 12 ran offline over each tree
 #   differences         the tree diff (log kept under benchmarks/work)
 #   pacquet failed      pnpm 12 installed it, pacquet did not (its error)
 #   both refuse         pnpm 12 and pacquet fail with the same error code

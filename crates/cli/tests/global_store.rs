@@ -164,10 +164,35 @@ fn cycles_match_pnpm() {
 }
 
 /// A patched package with a command, hoisted into the hidden hoisting
-/// directory: pnpm 12.21 links no command of it there.
+/// directory: pnpm 12.21 links no command of it there when the install
+/// makes its slot, and links it when the slot is found made (`node_modules`
+/// removed, the store kept).
 #[test]
 fn patched_hoisted_commands_match_pnpm() {
-    same_as_pnpm("patched-bins", "");
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let sides = ["pnpm", "pacquet"].map(|side| {
+        let project = tmp.path().join(side).join("project");
+        global_project(&registry, &project, "patched-bins");
+        let env = PnpmEnv::new(&tmp.path().join(side).join("env"), &registry.url());
+        (project, env)
+    });
+    let [(theirs, pnpm_env), (ours, env)] = &sides;
+    let command = |p: &Path| {
+        p.join("node_modules/.pnpm/node_modules/.bin/deep-leaf")
+            .exists()
+    };
+    for slots_made_here in [true, false] {
+        if !slots_made_here {
+            for project in [theirs, ours] {
+                std::fs::remove_dir_all(project.join("node_modules")).unwrap();
+            }
+        }
+        pnpm_env.install_frozen(theirs);
+        pacquet_install_ok(env, ours, &[]);
+        assert_trees_equal(theirs, ours, &opts((theirs, pnpm_env), (ours, env)));
+        assert_eq!(command(ours), !slots_made_here);
+    }
 }
 
 /// Peer variants and aliases: one slot per graph hash.

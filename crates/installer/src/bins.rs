@@ -396,12 +396,14 @@ impl Bins<'_> {
                 }
                 // With the global virtual store pnpm 12.21 links no commands
                 // of a patched package hoisted into the hidden hoisting
-                // directory; publicly hoisted or direct, it does (checked
-                // with a patched `@pq/deep-leaf`; tailwindcss's patched
+                // directory when this install makes its slot; found made,
+                // or publicly hoisted, or direct, it does (checked with a
+                // patched `@pq/deep-leaf`; tailwindcss's patched
                 // `@napi-rs/cli`, benchmarks/compat-real).
                 (Some(t), LinkOwner::PrivateHoist)
                     if self.opts.global_virtual_store.is_some()
-                        && self.plan.slots[t].patch.is_some() =>
+                        && self.plan.slots[t].patch.is_some()
+                        && !settled(t) =>
                 {
                     None
                 }
