@@ -11,6 +11,7 @@ pub struct Cas {
     shards_ready: AtomicBool,
     #[cfg(unix)]
     pub(crate) shard_fds: crate::at::ShardFds,
+    pub(crate) known: crate::known::Known,
 }
 
 /// A blob that is now in the store.
@@ -32,6 +33,7 @@ impl Cas {
             shards_ready: AtomicBool::new(false),
             #[cfg(unix)]
             shard_fds: crate::at::ShardFds::new(),
+            known: crate::known::Known::default(),
         }
     }
 

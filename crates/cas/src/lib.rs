@@ -15,6 +15,7 @@ mod cas;
 mod clock;
 mod digest;
 mod error;
+mod known;
 mod lock;
 mod retry;
 mod stripes;

@@ -33,6 +33,14 @@ impl Cas {
     ) -> Result<CasFile, CasError> {
         debug_assert_eq!(digest, digest::sha512_hex(content));
         let path = self.file_path(&digest, executable);
+        if self.known.contains(&digest, executable) {
+            return Ok(CasFile {
+                digest,
+                path,
+                size: content.len() as u64,
+                checked_at: clock::now_ms(),
+            });
+        }
         self.ensure_shards()?;
         {
             let _stripe = stripes::lock(&digest, executable);
@@ -44,6 +52,7 @@ impl Cas {
             };
             store(&path, created, content, executable)?;
         }
+        self.known.insert(&digest, executable);
         Ok(CasFile {
             digest,
             path,
