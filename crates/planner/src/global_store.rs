@@ -118,8 +118,9 @@ fn graph(lockfile: &Lockfile, lockfile_dir: &str) -> HashMap<String, GraphNode> 
     let mut graph = HashMap::with_capacity(lockfile.snapshots.len());
     let mut link_nodes = Vec::new();
     for (key, snapshot) in &lockfile.snapshots {
-        let mut children = Vec::new();
-        // Each section sorted by alias, dependencies first.
+        let mut children = indexmap::IndexMap::new();
+        // Each section sorted by alias, dependencies first; an alias in both
+        // keeps its place and takes the optional edge, as in pnpm's map.
         for section in [&snapshot.dependencies, &snapshot.optional_dependencies] {
             for (alias, reference) in section.iter().flatten() {
                 let child = match DepRef::resolve(alias, reference) {
@@ -130,9 +131,10 @@ fn graph(lockfile: &Lockfile, lockfile_dir: &str) -> HashMap<String, GraphNode> 
                         node
                     }
                 };
-                children.push((alias.clone(), child));
+                children.insert(alias.clone(), child);
             }
         }
+        let children = children.into_iter().collect();
         let mut pkg_id = key.package_id().to_owned();
         if let Some(patch) = key.patch_hash() {
             pkg_id.push_str(&format!("(patch_hash={patch})"));
