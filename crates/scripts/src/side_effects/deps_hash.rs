@@ -59,6 +59,10 @@ fn graph(lockfile: &Lockfile) -> HashMap<String, GraphNode> {
                 }
                 DepRef::Link(_) => None,
             })
+            // One child per alias, the later section's (pnpm spreads the
+            // sections into one object).
+            .collect::<indexmap::IndexMap<String, String>>()
+            .into_iter()
             .collect();
         graph.insert(
             key.as_str().to_owned(),
