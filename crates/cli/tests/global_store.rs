@@ -28,6 +28,17 @@ fn global_project(registry: &Registry, dir: &Path, fixture: &str) {
     add_settings(dir, &format!("\n{GLOBAL}"));
 }
 
+/// A copy of `fixture` with the global virtual store for pnpm and one for
+/// pacquet under `root`, each with its own environment and store.
+fn global_sides(registry: &Registry, root: &Path, fixture: &str) -> [(PathBuf, PnpmEnv); 2] {
+    ["pnpm", "pacquet"].map(|side| {
+        let project = root.join(side).join("project");
+        global_project(registry, &project, fixture);
+        let env = PnpmEnv::new(&root.join(side).join("env"), &registry.url());
+        (project, env)
+    })
+}
+
 fn links(env: &PnpmEnv) -> PathBuf {
     env.store_dir.join("v11/links")
 }
@@ -171,12 +182,7 @@ fn cycles_match_pnpm() {
 fn patched_hoisted_commands_match_pnpm() {
     let registry = Registry::start_fixtures();
     let tmp = tempfile::tempdir().unwrap();
-    let sides = ["pnpm", "pacquet"].map(|side| {
-        let project = tmp.path().join(side).join("project");
-        global_project(&registry, &project, "patched-bins");
-        let env = PnpmEnv::new(&tmp.path().join(side).join("env"), &registry.url());
-        (project, env)
-    });
+    let sides = global_sides(&registry, tmp.path(), "patched-bins");
     let [(theirs, pnpm_env), (ours, env)] = &sides;
     let command = |p: &Path| {
         p.join("node_modules/.pnpm/node_modules/.bin/deep-leaf")
@@ -730,12 +736,7 @@ fn builds_run_once_in_the_published_slots() {
 fn a_changed_lockfile_matches_pnpm() {
     let registry = Registry::start_fixtures();
     let tmp = tempfile::tempdir().unwrap();
-    let sides = ["pnpm", "pacquet"].map(|side| {
-        let project = tmp.path().join(side).join("project");
-        global_project(&registry, &project, "basic");
-        let env = PnpmEnv::new(&tmp.path().join(side).join("env"), &registry.url());
-        (project, env)
-    });
+    let sides = global_sides(&registry, tmp.path(), "basic");
     let install = |first: bool| {
         let [(theirs, pnpm_env), (ours, env)] = &sides;
         pnpm_env.install_frozen(theirs);

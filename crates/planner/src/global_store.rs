@@ -134,7 +134,6 @@ fn graph(lockfile: &Lockfile, lockfile_dir: &str) -> HashMap<String, GraphNode> 
                 children.insert(alias.clone(), child);
             }
         }
-        let children = children.into_iter().collect();
         let mut pkg_id = key.package_id().to_owned();
         if let Some(patch) = key.patch_hash() {
             pkg_id.push_str(&format!("(patch_hash={patch})"));
@@ -160,7 +159,7 @@ fn graph(lockfile: &Lockfile, lockfile_dir: &str) -> HashMap<String, GraphNode> 
             node.clone(),
             GraphNode {
                 full_pkg_id: node,
-                children: Vec::new(),
+                children: Default::default(),
             },
         );
     }
@@ -173,7 +172,7 @@ fn graph(lockfile: &Lockfile, lockfile_dir: &str) -> HashMap<String, GraphNode> 
 fn dependents<'g>(graph: &'g HashMap<String, GraphNode>, built: Vec<&'g str>) -> HashSet<&'g str> {
     let mut parents: HashMap<&str, Vec<&str>> = HashMap::new();
     for (key, node) in graph {
-        for (_, child) in &node.children {
+        for child in node.children.values() {
             parents
                 .entry(child.as_str())
                 .or_default()

@@ -5,6 +5,7 @@ use std::collections::HashMap;
 
 use pacquet_lockfile::{DepPath, DepRef, Lockfile, Resolution, ResolutionValue};
 
+use super::graph_hash::id_and_deps;
 use super::{GraphNode, HashInput, graph_hashes, object_hash};
 
 /// The hashes of every snapshot of one lockfile, computed on first use.
@@ -32,13 +33,7 @@ pub fn deps_hash(lockfile: &Lockfile, dep_path: &DepPath, memo: &mut DepsHashMem
         .get_or_insert_with(|| graph_hashes(&graph(lockfile)));
     done.get(dep_path.as_str()).cloned().unwrap_or_else(|| {
         // Not a snapshot of this lockfile: the package alone.
-        object_hash(&HashInput::Object(vec![
-            (
-                "id".to_string(),
-                HashInput::Str(node_id(lockfile, dep_path)),
-            ),
-            ("deps".to_string(), HashInput::Object(Vec::new())),
-        ]))
+        id_and_deps(&node_id(lockfile, dep_path), Vec::new())
     })
 }
 
@@ -59,10 +54,6 @@ fn graph(lockfile: &Lockfile) -> HashMap<String, GraphNode> {
                 }
                 DepRef::Link(_) => None,
             })
-            // One child per alias, the later section's (pnpm spreads the
-            // sections into one object).
-            .collect::<indexmap::IndexMap<String, String>>()
-            .into_iter()
             .collect();
         graph.insert(
             key.as_str().to_owned(),
@@ -77,7 +68,7 @@ fn graph(lockfile: &Lockfile) -> HashMap<String, GraphNode> {
             child.as_str().to_owned(),
             GraphNode {
                 full_pkg_id: node_id(lockfile, &child),
-                children: Vec::new(),
+                children: Default::default(),
             },
         );
     }

@@ -7,14 +7,17 @@
 
 use std::collections::{HashMap, HashSet};
 
+use indexmap::IndexMap;
+
 use super::{HashInput, object_hash};
 
 /// One graph node: its `id` and its children (alias → node key; a key with
-/// no node hashes as `""`).
+/// no node hashes as `""`). One child per alias: pnpm spreads
+/// `dependencies` and `optionalDependencies` into one object.
 #[derive(Debug, Clone)]
 pub struct GraphNode {
     pub full_pkg_id: String,
-    pub children: Vec<(String, String)>,
+    pub children: IndexMap<String, String>,
 }
 
 /// The hash of every node of `graph`, keyed like it.
@@ -115,7 +118,8 @@ fn hash_of(hashes: &[Option<String>], child: Option<usize>) -> String {
     child.and_then(|c| hashes[c].clone()).unwrap_or_default()
 }
 
-fn id_and_deps(id: &str, deps: Vec<(String, HashInput)>) -> String {
+/// `objectHash({id, deps})`.
+pub(super) fn id_and_deps(id: &str, deps: Vec<(String, HashInput)>) -> String {
     object_hash(&HashInput::Object(vec![
         ("id".to_owned(), HashInput::Str(id.to_owned())),
         ("deps".to_owned(), HashInput::Object(deps)),
@@ -131,18 +135,6 @@ fn id_and_deps(id: &str, deps: Vec<(String, HashInput)>) -> String {
 /// distinct colors stops growing, hash the cycle as one object keyed by
 /// color, and each gets `objectHash({member: color, component})`.
 fn hash_component(nodes: &[Indexed], members: &[usize], hashes: &mut [Option<String>]) {
-    let first = members[0];
-    let cyclic = members.len() > 1 || nodes[first].children.iter().any(|c| c.1 == Some(first));
-    if !cyclic {
-        let node = &nodes[first];
-        let deps = node
-            .children
-            .iter()
-            .map(|&(alias, child)| (alias.to_owned(), HashInput::Str(hash_of(hashes, child))))
-            .collect();
-        hashes[first] = Some(id_and_deps(node.id, deps));
-        return;
-    }
     let position: HashMap<usize, usize> =
         members.iter().enumerate().map(|(i, &m)| (m, i)).collect();
     let inside = |member: usize, colors: &[String]| -> Vec<(String, HashInput)> {
@@ -168,6 +160,12 @@ fn hash_component(nodes: &[Indexed], members: &[usize], hashes: &mut [Option<Str
             id_and_deps(node.id, outside)
         })
         .collect();
+    let first = members[0];
+    if members.len() == 1 && !nodes[first].children.iter().any(|c| c.1 == Some(first)) {
+        // On no cycle: every child is outside, the color is the hash.
+        hashes[first] = colors.pop();
+        return;
+    }
     let mut distinct = count_distinct(&colors);
     loop {
         let refined: Vec<String> = members

@@ -11,6 +11,10 @@ fn fixture(name: &str) -> String {
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
+fn fixture_lockfile(name: &str) -> Lockfile {
+    Lockfile::parse(&fixture(name), Path::new("pnpm-lock.yaml")).unwrap()
+}
+
 /// `esbuild@0.23.1` and its 24 `@esbuild/*` optional dependencies, with the
 /// integrities recorded from the registry.
 fn esbuild_lockfile() -> Lockfile {
@@ -50,11 +54,7 @@ fn esbuild_check_value_from_the_spec() {
 
 #[test]
 fn recorded_keys_of_the_ps_env_fixture() {
-    let lockfile = Lockfile::parse(
-        &fixture("ps-env.pnpm-lock.yaml"),
-        Path::new("pnpm-lock.yaml"),
-    )
-    .unwrap();
+    let lockfile = fixture_lockfile("ps-env.pnpm-lock.yaml");
     let mut memo = DepsHashMemo::new();
     let env = deps_hash(&lockfile, &DepPath::parse("ps-env@1.0.0"), &mut memo);
     let dep = deps_hash(&lockfile, &DepPath::parse("ps-env-dep@1.0.0"), &mut memo);
@@ -83,11 +83,7 @@ fn spec_object_hash(serialized: &str) -> String {
 /// wrote for the three packages it built.
 #[test]
 fn cycles_hash_as_one_component() {
-    let lockfile = Lockfile::parse(
-        &fixture("lifecycle-cycle.pnpm-lock.yaml"),
-        Path::new("pnpm-lock.yaml"),
-    )
-    .unwrap();
+    let lockfile = fixture_lockfile("lifecycle-cycle.pnpm-lock.yaml");
     let mut memo = DepsHashMemo::new();
     let mut hash = |key: &str| deps_hash(&lockfile, &DepPath::parse(key), &mut memo);
     // In the cycle.
