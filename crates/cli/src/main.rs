@@ -13,6 +13,12 @@ use std::{io::IsTerminal, process::ExitCode};
 
 use crate::args::{Cli, Command, Reporter};
 
+// glibc's malloc spent ~15% of a lockfile-change install (alotta) in
+// malloc/free and grew its arenas by ~1,400 mprotect calls: mimalloc took
+// that install from 53 ms to 44 ms (median, same hyperfine run).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let cli = Cli::parse_with_config();
     init_tracing(cli.reporter.unwrap_or(Reporter::Default));
