@@ -142,20 +142,23 @@ impl LinkContext<'_> {
     /// summary alone: its manifest (for bins), whether it provides skills,
     /// and a build it does not get. `false` when that is not enough: the
     /// directory may be incomplete, its marker is not `package.json`, or a
-    /// build or patch needs the file list.
+    /// build or patch needs the file list. `seen`: its `package.json` was
+    /// already found in place after the previous tree was read, and
+    /// clearing that tree cannot have removed it.
     pub fn complete_from_summary(
         &self,
         slot_index: usize,
         slot: &Slot,
         summary: &RowSummary,
+        seen: bool,
     ) -> Result<bool, InstallError> {
         let fresh = self.gate.wait()?;
         if fresh || !crate::store::summary_suffices(slot, summary) {
             return Ok(false);
         }
         let needs_build = summary.requires_build == Some(true);
-        let dest = self.root.join(&slot.package_dir);
-        if std::fs::symlink_metadata(dest.join("package.json")).is_err() {
+        let marker = || self.root.join(&slot.package_dir).join("package.json");
+        if !seen && std::fs::symlink_metadata(marker()).is_err() {
             return Ok(false);
         }
         self.reporter.report(Event::Fetched {

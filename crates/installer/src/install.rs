@@ -413,6 +413,14 @@ impl Run<'_> {
                 let vsd = root.join(&self.opts.virtual_store_dir);
                 summaries::write(config, &vsd, &rows, &store.written());
             });
+            let current_lockfile = s.spawn(|| {
+                write_state::render_current_lockfile(
+                    self.checked,
+                    self.plan,
+                    self.opts,
+                    self.filtered,
+                )
+            });
             // A slot whose directory had to be filled again (removed by
             // hand since the previous install) lost its links too.
             let refilled = |l: &pacquet_planner::Symlink| matches!(l.owner, pacquet_planner::LinkOwner::Slot(s) if linked.filled[s]);
@@ -460,11 +468,17 @@ impl Run<'_> {
             phases.mark("builds");
             let ignored_builds = builds.ignored();
             let pending_skills = skills::pending(self.plan, &linked.skills);
+            let current_lockfile = current_lockfile
+                .join()
+                .map_err(|_| InstallError::Internal {
+                    what: "rendering lock.yaml panicked".into(),
+                })?;
             self.write_state(
                 &builds,
                 &ignored_builds,
                 prepared.reconciled,
                 &pending_skills,
+                current_lockfile,
             )?;
             phases.mark("state");
             match finishing {
@@ -586,6 +600,7 @@ impl Run<'_> {
         ignored_builds: &[String],
         reconciled: Reconciled,
         pending_skills: &[String],
+        current_lockfile: Option<String>,
     ) -> Result<(), InstallError> {
         // The projects first, then the packages sorted, as pnpm 12 lists
         // them (benchmarks/compat-real/svelte: `playgrounds/sandbox` before
@@ -598,13 +613,16 @@ impl Run<'_> {
         packages.sort();
         packages.dedup();
         pending_builds.extend(packages);
-        write_state::write_modules_state(&self.state_inputs(
-            ignored_builds,
-            &pending_builds,
-            pending_skills,
-            reconciled.pruned_at,
-            reconciled.skipped,
-        ))
+        write_state::write_modules_state(
+            &self.state_inputs(
+                ignored_builds,
+                &pending_builds,
+                pending_skills,
+                reconciled.pruned_at,
+                reconciled.skipped,
+            ),
+            current_lockfile,
+        )
     }
 
     fn state_inputs<'s>(

@@ -97,7 +97,8 @@ struct RowEntry {
     raw: Option<Vec<u8>>,
     summary: RowSummary,
     /// The copy's entry, manifest included, when the summary came from
-    /// it (the summary may leave the manifest out).
+    /// it (the summary may leave the manifest out). Every slot using it
+    /// then had its `package.json` in place when the rows were read.
     copied: Option<CachedSummary>,
     full: OnceLock<Option<PackageFilesIndex>>,
 }
@@ -118,6 +119,12 @@ impl Rows {
 
     fn entry(&self, slot: usize) -> Option<&RowEntry> {
         self.slot_row[slot].and_then(|r| self.entries[r].as_ref())
+    }
+
+    /// Whether the slot's `package.json` was found in place when the rows
+    /// were read (its summary came from the project's copy).
+    pub fn seen_in_place(&self, slot: usize) -> bool {
+        self.entry(slot).is_some_and(|e| e.copied.is_some())
     }
 
     /// What the slot's row says about its package, without its files.

@@ -64,13 +64,34 @@ pub struct StateInputs<'a> {
     pub pending_skills: &'a [String],
 }
 
-/// `node_modules/.pnpm/lock.yaml` and `node_modules/.modules.yaml`, written
+/// The text of `node_modules/.pnpm/lock.yaml` for `inputs`; `None` when
+/// pnpm 12 writes none (no dependencies, docs/layout.md §13.5). Pure, so it
+/// is rendered while symlinks and bins are made (~2 ms of alotta's
+/// lockfile-change install); it is written only after them, so the file
+/// still says what is in place.
+pub fn render_current_lockfile(
+    checked: &CheckedLockfile,
+    plan: &Plan,
+    opts: &PlanOptions<'_>,
+    filtered: Option<crate::install::Filtered<'_>>,
+) -> Option<String> {
+    let current = match filtered {
+        Some(f) => current_lockfile(checked, f.plan, opts.included, Some(&f.opts.importers)),
+        None => current_lockfile(checked, plan, opts.included, None),
+    };
+    (!is_empty(&current)).then(|| current.to_yaml())
+}
+
+/// `node_modules/.pnpm/lock.yaml` (`current_lockfile`, from
+/// [`render_current_lockfile`]) and `node_modules/.modules.yaml`, written
 /// before the projects' own scripts run (pnpm 12 leaves them behind when a
 /// project script fails).
-pub fn write_modules_state(inputs: &StateInputs<'_>) -> Result<(), InstallError> {
+pub fn write_modules_state(
+    inputs: &StateInputs<'_>,
+    current_lockfile: Option<String>,
+) -> Result<(), InstallError> {
     let StateInputs {
         config,
-        checked,
         plan,
         opts,
         ignored_builds,
@@ -91,23 +112,19 @@ pub fn write_modules_state(inputs: &StateInputs<'_>) -> Result<(), InstallError>
 
     let vsd = root.join(&opts.virtual_store_dir);
     let lock_path = vsd.join("lock.yaml");
-    let current = match filtered {
-        Some(f) => current_lockfile(checked, f.plan, opts.included, Some(&f.opts.importers)),
-        None => current_lockfile(checked, plan, opts.included, None),
-    };
     // pnpm 12 writes no current lockfile without dependencies, and
     // removes one a previous install left (docs/layout.md §13.5).
-    if is_empty(&current) {
-        match std::fs::remove_file(&lock_path) {
+    match current_lockfile {
+        None => match std::fs::remove_file(&lock_path) {
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
                 return Err(InstallError::write(&lock_path)(e));
             }
             _ => {}
+        },
+        Some(text) => {
+            std::fs::create_dir_all(&vsd).map_err(InstallError::write(&vsd))?;
+            write_atomic(&lock_path, text.as_bytes()).map_err(InstallError::write(&lock_path))?;
         }
-    } else {
-        std::fs::create_dir_all(&vsd).map_err(InstallError::write(&vsd))?;
-        write_atomic(&lock_path, current.to_yaml().as_bytes())
-            .map_err(InstallError::write(&lock_path))?;
     }
     let yaml_path = modules.join(".modules.yaml");
     let previous_hoisted = match filtered {
