@@ -24,6 +24,7 @@ mod lexical;
 mod link_gate;
 mod local;
 mod phases;
+mod probe;
 mod project_engines;
 mod project_scripts;
 mod remove;

@@ -13,6 +13,7 @@ use pacquet_cas::{Cas, FileCheck};
 use pacquet_store_index::{CachedSummary, IndexSender, IndexWriter, PackageFilesIndex, RowSummary};
 
 use super::InstallError;
+use crate::probe::DirProbe;
 use pacquet_planner::{BuildPermission, Plan, Slot};
 
 pub struct Store {
@@ -205,36 +206,54 @@ pub fn prefetch_rows(
         .collect();
     // Of the others only the flags are read.
     let manifest_read = crate::bins::manifest_read(plan);
-    // The copy's summary of each key it may stand in for.
-    let from_copy: Vec<Option<(RowSummary, &CachedSummary)>> = keys
-        .par_iter()
-        .zip(&users)
-        .map(|(key, users)| {
-            let manifest = users.iter().any(|&i| manifest_read[i]);
-            let copied = cached.get(*key)?;
-            let summary = copied.summary_with(manifest)?;
-            users
-                .iter()
-                .all(|&i| {
-                    let slot = &plan.slots[i];
-                    summary_suffices(slot, &summary)
-                        && root.join(&slot.package_dir).join("package.json").exists()
-                })
-                .then_some((summary, copied))
-        })
+    let probe = DirProbe::open(root);
+    let index_db = store.dir.join(pacquet_store_index::INDEX_DB);
+    let read_index = |keys: &[&str]| {
+        if keys.is_empty() || !index_db.exists() {
+            HashMap::new()
+        } else {
+            pacquet_store_index::prefetch_raw(&store.dir, keys)
+        }
+    };
+    // Keys the copy lacks are read from the index while the copy's
+    // summaries are checked against the tree (alotta, five dependencies
+    // added: 46 rows, ~2 ms, next to ~1,350 lookups).
+    let uncopied: Vec<&str> = keys
+        .iter()
+        .copied()
+        .filter(|key| !cached.contains_key(*key))
         .collect();
+    let (from_copy, mut raw) = rayon::join(
+        || -> Vec<Option<(RowSummary, &CachedSummary)>> {
+            keys.par_iter()
+                .zip(&users)
+                .map(|(key, users)| {
+                    let manifest = users.iter().any(|&i| manifest_read[i]);
+                    let copied = cached.get(*key)?;
+                    let summary = copied.summary_with(manifest)?;
+                    users
+                        .iter()
+                        .all(|&i| {
+                            let slot = &plan.slots[i];
+                            summary_suffices(slot, &summary)
+                                && probe.exists(&format!("{}/package.json", slot.package_dir))
+                        })
+                        .then_some((summary, copied))
+                })
+                .collect()
+        },
+        || read_index(&uncopied),
+    );
+    // Copied keys the copy cannot stand in for: usually none.
     let to_read: Vec<&str> = keys
         .iter()
         .zip(&from_copy)
-        .filter(|(_, s)| s.is_none())
+        .filter(|(key, s)| s.is_none() && cached.contains_key(**key))
         .map(|(k, _)| *k)
         .collect();
-    let mut raw = if !to_read.is_empty() && store.dir.join(pacquet_store_index::INDEX_DB).exists() {
-        pacquet_store_index::prefetch_raw(&store.dir, &to_read)
-    } else {
-        HashMap::new()
-    };
-    let unchanged_copy = to_read.is_empty() && cached.len() == keys.len();
+    raw.extend(read_index(&to_read));
+    let to_read_any = !uncopied.is_empty() || !to_read.is_empty();
+    let unchanged_copy = !to_read_any && cached.len() == keys.len();
     type Found<'c> = (
         String,
         Option<Vec<u8>>,

@@ -1,0 +1,25 @@
+use super::DirProbe;
+
+#[test]
+fn finds_files_below_the_root_and_absolute_paths() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("a/b")).unwrap();
+    std::fs::write(dir.path().join("a/b/package.json"), "{}").unwrap();
+    let probe = DirProbe::open(dir.path());
+    assert!(probe.exists("a/b/package.json"));
+    assert!(!probe.exists("a/c/package.json"));
+    let absolute = dir.path().join("a/b/package.json");
+    assert!(probe.exists(absolute.to_str().unwrap()));
+}
+
+#[cfg(unix)]
+#[test]
+fn follows_symlinks_like_path_exists() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("real"), "{}").unwrap();
+    std::os::unix::fs::symlink("real", dir.path().join("link")).unwrap();
+    std::os::unix::fs::symlink("gone", dir.path().join("dangling")).unwrap();
+    let probe = DirProbe::open(dir.path());
+    assert!(probe.exists("link"));
+    assert!(!probe.exists("dangling"));
+}
