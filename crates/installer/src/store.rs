@@ -184,9 +184,9 @@ pub fn prefetch_rows(
     plan: &Plan,
     strict: bool,
     root: &Path,
-    cached: &HashMap<String, CachedSummary>,
+    cached: &foldhash::HashMap<String, CachedSummary>,
 ) -> Result<Rows, InstallError> {
-    let mut index: HashMap<&str, usize> = HashMap::new();
+    let mut index: foldhash::HashMap<&str, usize> = Default::default();
     let mut keys: Vec<&str> = Vec::new();
     let mut users: Vec<Vec<usize>> = Vec::new();
     let slot_row: Vec<Option<usize>> = plan

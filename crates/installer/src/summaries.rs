@@ -4,10 +4,9 @@
 //! already complete need no row, and written back after an install that
 //! read rows the copy lacked.
 
-use std::{
-    collections::HashMap,
-    path::{Path, PathBuf},
-};
+use std::path::{Path, PathBuf};
+
+use foldhash::HashMap;
 
 use pacquet_config::Config;
 use pacquet_store_index::CachedSummary;
@@ -27,7 +26,7 @@ pub fn copy_path(cache_dir: &Path, vsd: &Path) -> PathBuf {
 pub fn read(config: &Config, vsd: &Path) -> HashMap<String, CachedSummary> {
     if !vsd.exists() {
         // Nothing is in place to be completed from a summary.
-        return HashMap::new();
+        return HashMap::default();
     }
     pacquet_store_index::read_summaries(&copy_path(&config.cache_dir, vsd), &config.store_dir)
 }

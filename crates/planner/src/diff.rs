@@ -3,7 +3,9 @@
 //! and the new one. What only the old plan has is removed; what both have is
 //! in place and not made again. Pure: the installer deletes.
 
-use std::collections::{HashMap, HashSet};
+// foldhash: the maps are keyed by long paths, hashed ~10,000 times per
+// repeat install; SipHash was ~3 % of a lockfile-change install of alotta.
+use foldhash::{HashMap, HashSet};
 
 use crate::{Layout, LinkOwner, Plan};
 
@@ -133,7 +135,7 @@ pub fn diff(old: &Plan, new: &Plan, prune_orphans: bool) -> Removals {
         hoisted_dirs(old, new, &mut removals);
     } else if prune_orphans {
         let wanted_dirs: HashSet<&str> = new.slots.iter().map(|s| s.dir_name.as_str()).collect();
-        let mut seen = HashSet::new();
+        let mut seen = HashSet::default();
         for slot in &old.slots {
             if !wanted_dirs.contains(slot.dir_name.as_str()) && seen.insert(&slot.dir_name) {
                 removals
@@ -149,10 +151,11 @@ pub fn diff(old: &Plan, new: &Plan, prune_orphans: bool) -> Removals {
             || removals.scopes.iter().any(|r| is_within(d, r))
     };
     removals.kept_dirs = old.dirs.iter().filter(|d| !gone(d)).cloned().collect();
+    let removed: HashSet<&str> = removals.links.iter().map(String::as_str).collect();
     removals.kept_links = old
         .symlinks
         .iter()
-        .filter(|l| !removals.links.contains(&l.path))
+        .filter(|l| !removed.contains(l.path.as_str()))
         .map(|l| (l.path.clone(), l.target.clone()))
         .collect();
     removals

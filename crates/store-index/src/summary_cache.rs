@@ -11,7 +11,9 @@
 //! endian): the store directory, then per row its key, one flag byte, the
 //! digest algorithm and the manifest as JSON (`u32::MAX`: none).
 
-use std::{collections::HashMap, io, path::Path};
+use std::{io, path::Path};
+
+use foldhash::HashMap;
 
 use crate::types::RowSummary;
 
@@ -133,7 +135,7 @@ fn parse(bytes: &[u8], store_dir: &[u8]) -> Option<HashMap<String, CachedSummary
     if input.field()? != store_dir {
         return None;
     }
-    let mut rows = HashMap::new();
+    let mut rows = HashMap::default();
     while !input.rest.is_empty() {
         let key = std::str::from_utf8(input.field()?).ok()?.to_owned();
         let flags = *input.take(1)?.first()?;
