@@ -23,6 +23,7 @@ mod install;
 mod lexical;
 mod link_gate;
 mod local;
+mod memory;
 mod phases;
 mod probe;
 mod project_engines;
