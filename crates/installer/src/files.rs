@@ -157,8 +157,10 @@ impl LinkContext<'_> {
             return Ok(false);
         }
         let needs_build = summary.requires_build == Some(true);
-        let marker = || self.root.join(&slot.package_dir).join("package.json");
-        if !seen && std::fs::symlink_metadata(marker()).is_err() {
+        if !seen
+            && std::fs::symlink_metadata(self.root.join(&slot.package_dir).join("package.json"))
+                .is_err()
+        {
             return Ok(false);
         }
         self.reporter.report(Event::Fetched {
