@@ -8,7 +8,8 @@ use pacquet_cas::Cas;
 use pacquet_store_index::{FileInfo, PackageFilesIndex};
 use tar::EntryType;
 
-use crate::inflate::inflate_whole;
+use crate::budget::LARGE_INFLATES;
+use crate::inflate::{inflate_whole, whole_size};
 use crate::integrity::TarballCheck;
 use crate::limited_reader::TarStream;
 use crate::{TarballError, bundled_manifest, entry_path, requires_build};
@@ -90,6 +91,10 @@ fn extract(
         max_unpacked_bytes: limits.max_unpacked_bytes,
         exceeded: &exceeded,
     };
+    // Held until the buffer has shrunk again, below.
+    let _large = whole_size(tgz, limits.max_unpacked_bytes)
+        .filter(|&len| len > KEEP_BUFFER)
+        .map(|len| LARGE_INFLATES.acquire(len as u64));
     let (files, package_json) = INFLATED.with_borrow_mut(|buffer| {
         let stored = inflate_and_store(tgz, buffer, cas, limits, check, &errors, &exceeded);
         if buffer.capacity() > KEEP_BUFFER {

@@ -29,11 +29,7 @@ const MIN_GZIP: usize = 18;
 /// when the one-call path does not apply and the caller must stream.
 /// `limit` caps the output size.
 pub(crate) fn inflate_whole<'o>(tgz: &[u8], limit: u64, out: &'o mut Vec<u8>) -> Option<&'o [u8]> {
-    let claimed = trailer_size(tgz)?;
-    if claimed == 0 || claimed > WHOLE_MAX.min(limit) || claimed > tgz.len() as u64 * MAX_RATIO {
-        return None;
-    }
-    let len = usize::try_from(claimed).ok()?;
+    let len = whole_size(tgz, limit)?;
     if out.len() < len {
         out.resize(len, 0);
     }
@@ -44,6 +40,16 @@ pub(crate) fn inflate_whole<'o>(tgz: &[u8], limit: u64, out: &'o mut Vec<u8>) ->
     // member's and the sizes disagree.
     let written = Decompressor::new().gzip_decompress(tgz, out).ok()?;
     (written == len).then_some(&*out)
+}
+
+/// The size [`inflate_whole`] inflates `tgz` into, or `None` when it
+/// leaves `tgz` to the streaming path.
+pub(crate) fn whole_size(tgz: &[u8], limit: u64) -> Option<usize> {
+    let claimed = trailer_size(tgz)?;
+    if claimed == 0 || claimed > WHOLE_MAX.min(limit) || claimed > tgz.len() as u64 * MAX_RATIO {
+        return None;
+    }
+    usize::try_from(claimed).ok()
 }
 
 /// ISIZE, the last four bytes of a gzip member: the input size mod 2³².

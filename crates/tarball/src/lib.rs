@@ -6,6 +6,7 @@
 //! for a thread pool ([`extract_to_store`]). Hostile tarballs (path
 //! traversal, links, device nodes, gzip bombs) are refused, never unpacked.
 
+mod budget;
 mod download;
 mod entry_path;
 mod error;
