@@ -72,9 +72,8 @@ pub(super) fn link_packages(
         warm_slots.retain(|&i| !global.skip[i]);
         cold_slots.retain(|&i| !global.skip[i]);
     }
-    if !cold_slots.is_empty() {
-        crate::memory::release_freed_memory_at_once();
-    }
+    // Until the packages are linked; build scripts run after.
+    let _memory = (!cold_slots.is_empty()).then(crate::memory::settle_for_downloads);
     let (damaged, cold_result) = std::thread::scope(|s| {
         let warm = s.spawn(|| warm::link_warm(&ctx, plan, rows, &warm_slots));
         let cold = cold::fetch_and_link(runtime, &ctx, &downloader, store, plan, &cold_slots);
