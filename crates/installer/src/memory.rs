@@ -8,8 +8,8 @@
 //! |---|---|
 //! | glibc malloc | 200 MB |
 //! | mimalloc defaults | ~280–297 MB |
-//! | freed memory returned at once | 220–244 MB |
-//! | and no huge pages | 155–159 MB, no slower |
+//! | freed memory returned at once (large inflations bounded) | 215–243 MiB |
+//! | and no huge pages | 163–173 MiB, no slower |
 //!
 //! An install without downloads keeps the defaults: returning memory at
 //! once took a lockfile-change install of alotta from 38 to 51 ms, and
