@@ -507,6 +507,41 @@ fn a_damaged_summary_copy_is_ignored() {
     only_new_packages_downloaded(&downloads);
 }
 
+/// The previous tree comes from the record the first install left
+/// (docs/store.md §11.2), and the changed lockfile installs as cleanly as
+/// from scratch.
+#[test]
+fn a_changed_lockfile_is_compared_with_the_recorded_tree() {
+    let downloads = basic_then_combined(&|env| {
+        let records = records(env);
+        assert_eq!(records.len(), 1, "one record per virtual store");
+        assert!(std::fs::metadata(&records[0]).unwrap().len() > 0);
+    });
+    only_new_packages_downloaded(&downloads);
+}
+
+/// A damaged record is no record: `lock.yaml` is planned again.
+#[test]
+fn a_damaged_tree_record_is_ignored() {
+    let downloads = basic_then_combined(&|env| {
+        for path in records(env) {
+            let mut bytes = std::fs::read(&path).unwrap();
+            let cut = bytes.len() - 7;
+            bytes.truncate(cut);
+            std::fs::write(&path, bytes).unwrap();
+        }
+    });
+    only_new_packages_downloaded(&downloads);
+}
+
+fn records(env: &PnpmEnv) -> Vec<std::path::PathBuf> {
+    let dir = env.cache_dir().join("pacquet/trees");
+    std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .collect()
+}
+
 /// Package directories deleted by hand before a changed lockfile is
 /// installed are made again, with their dependencies' links and `.bin`,
 /// as pnpm 12 makes them: the diff of the two lockfiles says they stay.

@@ -7,6 +7,7 @@ mod link;
 mod prepare;
 mod summary;
 
+use std::path::PathBuf;
 use std::time::SystemTime;
 
 use pacquet_config::{Config, NodeLinker};
@@ -26,11 +27,11 @@ use crate::{
     settings, skills,
     stale::{self, Reconciled},
     store::Store,
-    summaries, symlinks, up_to_date, verify,
+    summaries, symlinks, tree_record, up_to_date, verify,
     write_state::{self, StateInputs},
 };
 pub use summary::InstallSummary;
-pub(crate) use summary::direct_dependencies;
+pub(crate) use summary::{direct_dependencies, tree_direct_dependencies};
 
 /// What the caller asks for; everything else comes from [`Config`].
 pub struct InstallRequest<'a> {
@@ -181,6 +182,8 @@ pub fn install(
         // after the verification already started (they may run
         // `node --version`).
         let survey_opts = state_opts.as_ref().unwrap_or(&opts);
+        let record =
+            keeps_tree_record(&opts, selected.is_some()).then(|| tree_record_file(config, &opts));
         std::thread::scope(|s| {
             let previous = s.spawn(|| {
                 stale::read_previous(
@@ -188,6 +191,7 @@ pub fn install(
                     survey_opts,
                     &checked.lockfile,
                     selected.is_some(),
+                    record.as_deref(),
                 )
             });
             let planned = plan(&checked.lockfile, &opts)
@@ -253,6 +257,21 @@ pub(crate) struct Filtered<'a> {
     pub opts: &'a PlanOptions<'a>,
     /// The selected importer ids, root first.
     pub ids: &'a [String],
+}
+
+/// Whether an install may use and keep a [`tree_record`]: not a filtered
+/// one (its plan is a part of its `lock.yaml`) nor one in the global
+/// virtual store (its plan is staged).
+fn keeps_tree_record(opts: &PlanOptions<'_>, filtered: bool) -> bool {
+    !filtered && opts.global_virtual_store.is_none()
+}
+
+/// The [`tree_record`] file of this install's virtual store.
+fn tree_record_file(config: &Config, opts: &PlanOptions<'_>) -> PathBuf {
+    tree_record::path(
+        &config.cache_dir,
+        &config.workspace_root.join(&opts.virtual_store_dir),
+    )
 }
 
 /// The projects `filter` selects, reported as pnpm 12 reports them; no
@@ -349,6 +368,7 @@ impl Run<'_> {
         let _store_lock =
             pacquet_cas::lock_store(&config.store_dir, pacquet_cas::LockMode::Shared).ok();
         let store = Store::open(&config.store_dir);
+        let keep_record = keeps_tree_record(self.opts, self.filtered.is_some());
         // The previous tree is compared with the plan while the index is
         // read (both only read: a lockfile-change install spent 25 ms on
         // each, one after the other).
@@ -414,12 +434,17 @@ impl Run<'_> {
                 summaries::write(config, &vsd, &rows, &store.written());
             });
             let current_lockfile = s.spawn(|| {
-                write_state::render_current_lockfile(
+                let text = write_state::render_current_lockfile(
                     self.checked,
                     self.plan,
                     self.opts,
                     self.filtered,
-                )
+                );
+                let record = text
+                    .as_deref()
+                    .filter(|_| keep_record)
+                    .map(|text| tree_record::encode(text, &self.opts.shape_key(), self.plan));
+                (text, record)
             });
             // A slot whose directory had to be filled again (removed by
             // hand since the previous install) lost its links too.
@@ -468,11 +493,12 @@ impl Run<'_> {
             phases.mark("builds");
             let ignored_builds = builds.ignored();
             let pending_skills = skills::pending(self.plan, &linked.skills);
-            let current_lockfile = current_lockfile
-                .join()
-                .map_err(|_| InstallError::Internal {
-                    what: "rendering lock.yaml panicked".into(),
-                })?;
+            let (current_lockfile, record) =
+                current_lockfile
+                    .join()
+                    .map_err(|_| InstallError::Internal {
+                        what: "rendering lock.yaml panicked".into(),
+                    })?;
             self.write_state(
                 &builds,
                 &ignored_builds,
@@ -480,6 +506,9 @@ impl Run<'_> {
                 &pending_skills,
                 current_lockfile,
             )?;
+            // After `lock.yaml`, which it names; one that does not apply
+            // to this install goes.
+            tree_record::write(&tree_record_file(config, self.opts), record.as_deref());
             phases.mark("state");
             match finishing {
                 Some(finishing) => finishing.join().map_err(|_| InstallError::Internal {

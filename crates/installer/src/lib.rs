@@ -36,6 +36,7 @@ mod stale;
 mod store;
 mod summaries;
 mod symlinks;
+mod tree_record;
 mod up_to_date;
 mod validation;
 mod verify;

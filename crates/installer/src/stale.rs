@@ -5,19 +5,20 @@
 //!   patterns, layout version, per `.modules.yaml`): the
 //!   modules directories are removed and everything is linked again, as
 //!   pnpm 12 relinks silently.
-//! * Otherwise the current lockfile (`<virtualStoreDir>/lock.yaml`) is
-//!   planned too and the planner's [`pacquet_planner::diff`] of the two
-//!   plans removed ([`crate::remove`]): package directories no longer
-//!   wanted, symlinks no longer wanted or pointing elsewhere, and the `.bin`
-//!   shims of packages whose links go away. What stays is left untouched;
-//!   the install then adds what is new.
+//! * Otherwise the tree the previous install carried out (its record,
+//!   [`crate::tree_record`], or else its `<virtualStoreDir>/lock.yaml`
+//!   planned again) is compared with the new plan and the planner's
+//!   [`pacquet_planner::diff`] removed ([`crate::remove`]): package
+//!   directories no longer wanted, symlinks no longer wanted or pointing
+//!   elsewhere, and the `.bin` shims of packages whose links go away. What
+//!   stays is left untouched; the install then adds what is new.
 
 use std::path::Path;
 
 use pacquet_lockfile::Lockfile;
 use serde_json::Value;
 
-use pacquet_planner::{ImporterSelection, Plan, PlanOptions, Removals, plan};
+use pacquet_planner::{ImporterSelection, Plan, PlanOptions, Removals, Tree, plan};
 
 use crate::{InstallError, remove::remove_all, reporter::DirectDependency};
 
@@ -127,12 +128,14 @@ enum PreviousTree {
     /// times: nothing to remove. (A partial install's plan is smaller than
     /// its `lock.yaml` says.)
     Same,
-    /// Its plan, made again from its `lock.yaml`.
-    Planned(Box<Plan>),
+    /// Its tree: recorded, or planned again from its `lock.yaml`.
+    Planned(Box<Tree>),
 }
 
-/// Reads the previous install's `.modules.yaml` and `lock.yaml` and plans
-/// the latter with `opts` (the options the new plan is made with) and the
+/// Reads the previous install's `.modules.yaml` and `lock.yaml` and finds
+/// its tree: the one `record` (a [`crate::tree_record`] file) holds if it
+/// belongs to that `lock.yaml` and these options, else the `lock.yaml`
+/// planned with `opts` (the options the new plan is made with) and the
 /// groups it recorded. `filtered`: a filtered install, whose plan is a
 /// part of its `lock.yaml`.
 pub fn read_previous(
@@ -140,6 +143,7 @@ pub fn read_previous(
     opts: &PlanOptions<'_>,
     wanted: &Lockfile,
     filtered: bool,
+    record: Option<&Path>,
 ) -> Previous {
     let modules = root.join(&opts.modules_dir);
     if !modules.exists() {
@@ -151,7 +155,7 @@ pub fn read_previous(
     let modules_yaml: Option<Value> = std::fs::read_to_string(modules.join(".modules.yaml"))
         .ok()
         .map(|text| serde_json::from_str(&text).unwrap_or(Value::Null));
-    let tree = plan_previous(root, opts, wanted, filtered, modules_yaml.as_ref());
+    let tree = plan_previous(root, opts, wanted, filtered, modules_yaml.as_ref(), record);
     Previous { modules_yaml, tree }
 }
 
@@ -161,6 +165,7 @@ fn plan_previous(
     wanted: &Lockfile,
     filtered: bool,
     modules_yaml: Option<&Value>,
+    record: Option<&Path>,
 ) -> PreviousTree {
     let current_path = root.join(&opts.virtual_store_dir).join("lock.yaml");
     let Ok(current_text) = std::fs::read_to_string(&current_path) else {
@@ -169,12 +174,22 @@ fn plan_previous(
     if opts.included.all() && !filtered && current_text == wanted.to_yaml() {
         return PreviousTree::Same;
     }
+    let included = modules_yaml.and_then(|p| recorded_groups(p.get("included")?));
+    // Parsing and planning alotta's `lock.yaml` again: ~10 ms of CPU
+    // while the new lockfile is planned; its record: ~2 ms.
+    if let Some(record) = record {
+        let mut recorded_with = opts.clone();
+        recorded_with.included = included.unwrap_or_default();
+        let shape_key = recorded_with.shape_key();
+        if let Some(tree) = crate::tree_record::read(record, &current_text, &shape_key) {
+            return PreviousTree::Planned(Box::new(tree));
+        }
+    }
     let Ok(current) = Lockfile::parse(&current_text, &current_path) else {
         return PreviousTree::Unknown;
     };
-    let included = modules_yaml.and_then(|p| recorded_groups(p.get("included")?));
     match plan(&current, &previous_options(root, opts, &current, included)) {
-        Ok(old) => PreviousTree::Planned(Box::new(old)),
+        Ok(old) => PreviousTree::Planned(Box::new(Tree::from(old))),
         Err(_) => PreviousTree::Unknown,
     }
 }
@@ -237,7 +252,7 @@ pub fn survey(new: &Existing<'_>, previous: Previous) -> Survey {
     if let Some(linked) = new.linked {
         drop_unhoisted_shims(&old, linked, &mut reconciled.removals);
     }
-    reconciled.previous_direct = Some(crate::install::direct_dependencies(&old));
+    reconciled.previous_direct = Some(crate::install::tree_direct_dependencies(&old));
     Survey::Remove(Box::new(reconciled))
 }
 
@@ -256,7 +271,7 @@ fn keep_global_slots(dir: &str, removals: &mut Removals) {
 /// A filtered install keeps the previous install's privately hoisted
 /// links, but pnpm 12 links the commands of only the packages it hoisted
 /// itself into `<virtualStoreDir>/node_modules/.bin`: the others' go.
-fn drop_unhoisted_shims(old: &Plan, linked: &Plan, removals: &mut Removals) {
+fn drop_unhoisted_shims(old: &Tree, linked: &Plan, removals: &mut Removals) {
     use pacquet_planner::{LinkOwner, ShimRemoval};
     let hoisted: std::collections::HashSet<(&str, &str)> = linked
         .symlinks

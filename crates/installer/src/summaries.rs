@@ -16,9 +16,16 @@ use crate::{lexical::normalize, store::Rows};
 
 /// Where the copy for the virtual store `vsd` (absolute) lives.
 pub fn copy_path(cache_dir: &Path, vsd: &Path) -> PathBuf {
+    keyed_by_store_dir(cache_dir, "row-summaries", vsd)
+}
+
+/// `<cacheDir>/pacquet/<kind>/<digest of vsd>`: pacquet's own cache
+/// files about one virtual store directory (absolute).
+pub fn keyed_by_store_dir(cache_dir: &Path, kind: &str, vsd: &Path) -> PathBuf {
     let digest = Sha256::digest(normalize(vsd).as_os_str().as_encoded_bytes());
     cache_dir
-        .join("pacquet/row-summaries")
+        .join("pacquet")
+        .join(kind)
         .join(hex::encode(&digest[..16]))
 }
 

@@ -1,13 +1,13 @@
-//! A repeat install as the difference of two plans: the one the previous
-//! install carried out (planned again from its `<virtualStoreDir>/lock.yaml`)
-//! and the new one. What only the old plan has is removed; what both have is
+//! A repeat install as the difference of two plans: the tree the previous
+//! install carried out ([`Tree`]: kept from its plan, or planned again from
+//! its `<virtualStoreDir>/lock.yaml`) and the new plan. What only the old plan has is removed; what both have is
 //! in place and not made again. Pure: the installer deletes.
 
 // foldhash: the maps are keyed by long paths, hashed ~10,000 times per
 // repeat install; SipHash was ~3 % of a lockfile-change install of alotta.
 use foldhash::{HashMap, HashSet};
 
-use crate::{Layout, LinkOwner, Plan};
+use crate::{Layout, LinkOwner, Plan, Tree};
 
 /// What to delete before the new plan is carried out, and what of the old
 /// tree stays.
@@ -78,7 +78,7 @@ impl Removals {
 /// `prune_orphans`, package directories no longer used. pnpm 12 keeps
 /// orphaned directories until `modulesCacheMaxAge` has passed since the last
 /// prune, so a branch switched back and forth relinks nothing.
-pub fn diff(old: &Plan, new: &Plan, prune_orphans: bool) -> Removals {
+pub fn diff(old: &Tree, new: &Plan, prune_orphans: bool) -> Removals {
     let wanted_links: HashMap<&str, &str> = new
         .symlinks
         .iter()
@@ -180,7 +180,7 @@ mod tests;
 
 /// The hoisted layout (docs/hoisted.md §6): a package directory whose
 /// package changed or is gone goes, with whatever is nested in it.
-fn hoisted_dirs(old: &Plan, new: &Plan, removals: &mut Removals) {
+fn hoisted_dirs(old: &Tree, new: &Plan, removals: &mut Removals) {
     let wanted: HashMap<&str, &str> = new
         .slots
         .iter()

@@ -1,8 +1,8 @@
 //! Deciding an install: lockfile and settings in, a [`Plan`] of plain data
 //! out, with no I/O. Owns the layout rules (directory names, relative link
 //! targets, hoisting, platform filtering), where each package's files come
-//! from, and the difference between two plans (what a repeat install
-//! removes). The installer crate carries a plan out.
+//! from, and the difference between an installed [`Tree`] and a new plan
+//! (what a repeat install removes). The installer crate carries a plan out.
 //!
 //! One planner per `nodeLinker` layout: [`isolated`] and [`hoisted`];
 //! [`plan`] picks the one [`PlanOptions::layout`] names.
@@ -18,11 +18,13 @@ pub mod layout;
 mod model;
 mod options;
 mod platform;
+pub mod tree;
 
 pub use diff::{Removals, ShimRemoval, diff};
 pub use error::PlanError;
 pub use fetch::fetch_source;
 pub use global_store::GlobalVirtualStore;
+pub use tree::{Tree, TreeSlot};
 
 pub use model::{
     BinDir, BuildPermission, DirectDep, DirectTarget, FetchSource, HoistKind, HoistTarget, Hoisted,

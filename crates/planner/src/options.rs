@@ -148,6 +148,59 @@ impl<'a> PlanOptions<'a> {
         }
     }
 
+    /// Every option that decides which directories and links a lockfile
+    /// becomes, as text: two installs whose keys agree lay the same
+    /// lockfile out the same way. How packages are fetched and built
+    /// (`tarball_url`, `build_policy`) decides no directory or link.
+    pub fn shape_key(&self) -> String {
+        // Destructured whole, so a new option has to be placed here.
+        let PlanOptions {
+            virtual_store_dir,
+            modules_dir,
+            virtual_store_dir_max_length,
+            hoist_pattern,
+            public_hoist_pattern,
+            hoist_workspace_packages,
+            included,
+            supported_architectures,
+            host,
+            importers,
+            workspace_projects,
+            tarball_url: _,
+            ignore_scripts,
+            build_policy: _,
+            node_version,
+            engine_strict,
+            patches,
+            layout,
+            hoisting_limits,
+            auto_install_peers,
+            external_dependencies,
+            dedupe_direct_deps,
+            global_virtual_store,
+        } = self;
+        format!(
+            "{:?}",
+            (
+                (virtual_store_dir, modules_dir, virtual_store_dir_max_length),
+                (
+                    hoist_pattern,
+                    public_hoist_pattern,
+                    hoist_workspace_packages
+                ),
+                (included, supported_architectures, host),
+                (importers, workspace_projects),
+                (ignore_scripts, node_version, engine_strict, patches),
+                (layout, hoisting_limits, auto_install_peers),
+                (
+                    external_dependencies,
+                    dedupe_direct_deps,
+                    global_virtual_store
+                ),
+            )
+        )
+    }
+
     /// pnpm 12's defaults for the given host and URL function.
     pub fn new(host: HostPlatform, tarball_url: &'a (dyn Fn(&str, &str) -> String + Sync)) -> Self {
         PlanOptions {
@@ -177,3 +230,6 @@ impl<'a> PlanOptions<'a> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,8 +1,8 @@
 //! What an install reports at the end: counts, and the root project's
 //! direct dependencies that are new since the previous install.
 
-use pacquet_lockfile::DependencyGroup;
-use pacquet_planner::{DirectTarget, Plan};
+use pacquet_lockfile::{DepPath, DependencyGroup};
+use pacquet_planner::{DirectTarget, ImporterPlan, Plan, Tree};
 
 use super::{Run, link::Linked};
 use crate::reporter::{DirectDependency, Event};
@@ -51,19 +51,30 @@ pub(super) fn finish(
 
 /// The root project's direct dependencies, for the closing summary.
 pub(crate) fn direct_dependencies(plan: &Plan) -> Vec<DirectDependency> {
-    let Some(root) = plan.importers.iter().find(|i| i.id == ".") else {
+    direct_of(&plan.importers, |i| &plan.slots[i].dep_path)
+}
+
+/// [`direct_dependencies`] of an installed tree.
+pub(crate) fn tree_direct_dependencies(tree: &Tree) -> Vec<DirectDependency> {
+    direct_of(&tree.importers, |i| &tree.slots[i].dep_path)
+}
+
+fn direct_of<'t>(
+    importers: &[ImporterPlan],
+    dep_path: impl Fn(usize) -> &'t DepPath,
+) -> Vec<DirectDependency> {
+    let Some(root) = importers.iter().find(|i| i.id == ".") else {
         return Vec::new();
     };
     root.direct
         .iter()
         .map(|d| {
-            let version = match &d.target {
-                DirectTarget::Slot(i) => plan.slots[*i].dep_path.version().to_owned(),
-                DirectTarget::Link(dir) => format!("link:{dir}"),
-            };
-            let name = match &d.target {
-                DirectTarget::Slot(i) => plan.slots[*i].name().to_owned(),
-                DirectTarget::Link(_) => d.alias.clone(),
+            let (name, version) = match &d.target {
+                DirectTarget::Slot(i) => {
+                    let dep_path = dep_path(*i);
+                    (dep_path.name().to_owned(), dep_path.version().to_owned())
+                }
+                DirectTarget::Link(dir) => (d.alias.clone(), format!("link:{dir}")),
             };
             DirectDependency {
                 group: group_name(d.group),

@@ -6,7 +6,7 @@ use pacquet_lockfile::Lockfile;
 use pretty_assertions::assert_eq;
 
 use super::{ShimRemoval, diff};
-use crate::{HostPlatform, Plan, PlanOptions, plan};
+use crate::{HostPlatform, Plan, PlanOptions, Tree, plan};
 
 const OLD: &str = "lockfileVersion: '9.0'
 
@@ -88,10 +88,14 @@ fn plan_of(text: &str) -> Plan {
     plan(&lockfile, &PlanOptions::new(host, &url)).unwrap()
 }
 
+fn tree_of(plan: &Plan) -> Tree {
+    Tree::from(plan.clone())
+}
+
 #[test]
 fn same_plan_removes_nothing_and_keeps_everything() {
     let old = plan_of(OLD);
-    let removals = diff(&old, &old, true);
+    let removals = diff(&tree_of(&old), &old, true);
     assert!(removals.links.is_empty() && removals.dirs.is_empty());
     assert!(removals.shims.is_empty() && removals.scopes.is_empty());
     assert_eq!(removals.kept_dirs.len(), old.dirs.len());
@@ -106,7 +110,7 @@ fn same_plan_removes_nothing_and_keeps_everything() {
 #[test]
 fn dropped_and_changed_links_go_with_their_shims() {
     let (old, new) = (plan_of(OLD), plan_of(NEW));
-    let removals = diff(&old, &new, true);
+    let removals = diff(&tree_of(&old), &new, true);
     // `node_modules/dep` is relinked (new target), not deleted; its old
     // package's shims still go.
     assert_eq!(removals.links, ["node_modules/@s/old"]);
@@ -124,7 +128,7 @@ fn dropped_and_changed_links_go_with_their_shims() {
 #[test]
 fn orphaned_package_dirs_are_pruned_only_when_asked() {
     let (old, new) = (plan_of(OLD), plan_of(NEW));
-    let mut pruned = diff(&old, &new, true).dirs;
+    let mut pruned = diff(&tree_of(&old), &new, true).dirs;
     pruned.sort();
     assert_eq!(
         pruned,
@@ -133,10 +137,10 @@ fn orphaned_package_dirs_are_pruned_only_when_asked() {
             "node_modules/.pnpm/dep@1.0.0"
         ]
     );
-    let kept = diff(&old, &new, false);
+    let kept = diff(&tree_of(&old), &new, false);
     assert!(kept.dirs.is_empty());
     // A kept directory is not made again; one inside a pruned slot is.
-    let pruned = diff(&old, &new, true);
+    let pruned = diff(&tree_of(&old), &new, true);
     assert!(
         pruned
             .kept_dirs
@@ -155,7 +159,7 @@ fn orphaned_package_dirs_are_pruned_only_when_asked() {
 fn settled_slots_are_kept_dirs_whose_links_all_stay() {
     let (old, new) = (plan_of(OLD), plan_of(NEW));
     let settled = |from: &Plan, to: &Plan| -> Vec<(String, bool)> {
-        let flags = diff(from, to, true).settled_slots(to);
+        let flags = diff(&tree_of(from), to, true).settled_slots(to);
         to.slots
             .iter()
             .zip(flags)

@@ -1,0 +1,79 @@
+//! The tree the last install carried out, kept under
+//! `<cacheDir>/pacquet/trees/` (one file per virtual store directory) so
+//! that a repeat install compares its plan with it instead of parsing and
+//! planning `<virtualStoreDir>/lock.yaml` again (docs/store.md §11.2). The
+//! file names the `lock.yaml` text and the options it was laid out with, by
+//! their SHA-256, and checks itself the same way; a file naming others, or
+//! damaged, is ignored.
+
+use std::path::{Path, PathBuf};
+
+use pacquet_planner::{Plan, Tree};
+use sha2::{Digest, Sha256};
+
+use crate::summaries::keyed_by_store_dir;
+
+/// Changes with the header below; the tree's own format has a magic of
+/// its own.
+const MAGIC: &[u8] = b"pacquet-tree 2\n";
+
+/// Where the record for the virtual store `vsd` (absolute) lives.
+pub fn path(cache_dir: &Path, vsd: &Path) -> PathBuf {
+    keyed_by_store_dir(cache_dir, "trees", vsd)
+}
+
+/// The record of `plan`, laid out with options whose
+/// [`pacquet_planner::PlanOptions::shape_key`] is `shape_key`, whose
+/// `lock.yaml` is `lock_yaml`.
+pub fn encode(lock_yaml: &str, shape_key: &str, plan: &Plan) -> Vec<u8> {
+    let tree = pacquet_planner::tree::encode(plan);
+    let mut out = Vec::with_capacity(MAGIC.len() + 96 + tree.len());
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&Sha256::digest(lock_yaml));
+    out.extend_from_slice(&Sha256::digest(shape_key));
+    out.extend_from_slice(&Sha256::digest(&tree));
+    out.extend_from_slice(&tree);
+    out
+}
+
+/// The tree `record` holds if it belongs to `lock_yaml` and `shape_key`.
+pub fn decode(record: &[u8], lock_yaml: &str, shape_key: &str) -> Option<Tree> {
+    let rest = record.strip_prefix(MAGIC)?;
+    let (lock_digest, rest) = rest.split_at_checked(32)?;
+    let (shape_digest, rest) = rest.split_at_checked(32)?;
+    let (tree_digest, tree) = rest.split_at_checked(32)?;
+    // The cheap comparison first: the options are hashed in microseconds,
+    // `lock.yaml` and the tree of alotta in ~0.5 ms each.
+    if shape_digest != Sha256::digest(shape_key).as_slice()
+        || lock_digest != Sha256::digest(lock_yaml).as_slice()
+        || tree_digest != Sha256::digest(tree).as_slice()
+    {
+        return None;
+    }
+    pacquet_planner::tree::decode(tree)
+}
+
+/// Reads the record at `path` (see [`decode`]).
+pub fn read(path: &Path, lock_yaml: &str, shape_key: &str) -> Option<Tree> {
+    decode(&std::fs::read(path).ok()?, lock_yaml, shape_key)
+}
+
+/// Replaces the record at `path`, or removes it when there is none to
+/// keep. A record that cannot be written only costs the next install the
+/// planning, so failures are ignored.
+pub fn write(path: &Path, record: Option<&[u8]>) {
+    match record {
+        Some(bytes) => {
+            if let Some(dir) = path.parent() {
+                let _ = std::fs::create_dir_all(dir);
+            }
+            let _ = pacquet_state::write_atomic(path, bytes);
+        }
+        None => {
+            let _ = std::fs::remove_file(path);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
