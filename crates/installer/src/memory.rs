@@ -40,11 +40,15 @@ pub fn settle_for_downloads() -> DownloadMemory {
 
 impl Drop for DownloadMemory {
     fn drop(&mut self) {
-        #[cfg(any(target_os = "linux", target_os = "android"))]
         if self.restore_huge_pages {
-            let _ = rustix::thread::disable_transparent_huge_pages(false);
+            allow_huge_pages();
         }
     }
+}
+
+fn allow_huge_pages() {
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    let _ = rustix::thread::disable_transparent_huge_pages(false);
 }
 
 /// Whether this call disabled them. Process-wide; pages already mapped
