@@ -5,6 +5,7 @@
 
 mod commit;
 mod machine;
+mod quiet;
 mod report;
 mod setup;
 mod variant;
@@ -467,6 +468,9 @@ fn run_scenario(
     }
     if rows.is_empty() {
         return Err("no tool passed its check run".into());
+    }
+    if let Some(busy) = quiet::wait_for_quiet_disk() {
+        env.note(scenario, busy);
     }
     let json = env.hyperfine_json(fixture_name, scenario);
     hyperfine(&json, args.runs, args.warmup, &rows)?;
