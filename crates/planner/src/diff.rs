@@ -1,7 +1,8 @@
-//! A repeat install as the difference of two plans: the tree the previous
-//! install carried out ([`Tree`]: kept from its plan, or planned again from
-//! its `<virtualStoreDir>/lock.yaml`) and the new plan. What only the old plan has is removed; what both have is
-//! in place and not made again. Pure: the installer deletes.
+//! A repeat install as the difference of the tree the previous install
+//! carried out ([`Tree`]: kept from its plan, or planned again from its
+//! `<virtualStoreDir>/lock.yaml`) and the new plan. What only the old tree
+//! has is removed; what both have is in place and not made again. Pure: the
+//! installer deletes.
 
 // foldhash: the maps are keyed by long paths, hashed ~10,000 times per
 // repeat install; SipHash was ~3 % of a lockfile-change install of alotta.

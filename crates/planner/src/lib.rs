@@ -20,6 +20,9 @@ mod options;
 mod platform;
 pub mod tree;
 
+#[cfg(test)]
+mod test_support;
+
 pub use diff::{Removals, ShimRemoval, diff};
 pub use error::PlanError;
 pub use fetch::fetch_source;

@@ -6,7 +6,8 @@ use pacquet_lockfile::Lockfile;
 use pretty_assertions::assert_eq;
 
 use super::{ShimRemoval, diff};
-use crate::{HostPlatform, Plan, PlanOptions, Tree, plan};
+use crate::test_support::{host, url};
+use crate::{Plan, PlanOptions, Tree, plan};
 
 const OLD: &str = "lockfileVersion: '9.0'
 
@@ -74,18 +75,9 @@ snapshots:
   keep@1.0.0: {}
 ";
 
-fn url(name: &str, version: &str) -> String {
-    format!("https://r.example/{name}/-/{version}.tgz")
-}
-
 fn plan_of(text: &str) -> Plan {
-    let host = HostPlatform {
-        os: "linux".into(),
-        cpu: "x64".into(),
-        libc: Some("glibc".into()),
-    };
     let lockfile: Lockfile = serde_saphyr::from_str(text).unwrap();
-    plan(&lockfile, &PlanOptions::new(host, &url)).unwrap()
+    plan(&lockfile, &PlanOptions::new(host(), &url)).unwrap()
 }
 
 fn tree_of(plan: &Plan) -> Tree {

@@ -7,7 +7,8 @@ use pacquet_lockfile::Lockfile;
 use pretty_assertions::assert_eq;
 
 use super::hoister::{HoistingLimits, Node, ROOT, Tree, hoist};
-use crate::{HostPlatform, ImporterSelection, Layout, Plan, PlanOptions, plan};
+use crate::test_support::host;
+use crate::{ImporterSelection, Layout, Plan, PlanOptions, plan};
 
 fn registry_url(name: &str, version: &str) -> String {
     format!("http://registry.test/{name}/-/{name}-{version}.tgz")
@@ -20,12 +21,7 @@ fn plan_project(name: &str, importers: Vec<ImporterSelection>) -> Plan {
         .join("pnpm-lock.yaml");
     let text = std::fs::read_to_string(&path).expect("fixture lockfile");
     let lockfile = Lockfile::parse(&text, &path).expect("lockfile parses");
-    let host = HostPlatform {
-        os: "linux".into(),
-        cpu: "x64".into(),
-        libc: Some("glibc".into()),
-    };
-    let mut opts = PlanOptions::new(host, &registry_url);
+    let mut opts = PlanOptions::new(host(), &registry_url);
     opts.layout = Layout::Hoisted;
     opts.importers = importers;
     plan(&lockfile, &opts).expect("plan succeeds")

@@ -1,17 +1,5 @@
 use super::{IncludedGroups, PlanOptions};
-use crate::HostPlatform;
-
-fn host() -> HostPlatform {
-    HostPlatform {
-        os: "linux".into(),
-        cpu: "x64".into(),
-        libc: Some("glibc".into()),
-    }
-}
-
-fn registry(name: &str, version: &str) -> String {
-    format!("https://r.example/{name}/-/{version}.tgz")
-}
+use crate::test_support::{host, url as registry};
 
 fn mirror(name: &str, version: &str) -> String {
     format!("https://mirror.example/{name}-{version}.tgz")

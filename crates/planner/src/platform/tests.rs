@@ -1,12 +1,6 @@
 use super::*;
 
-fn host() -> HostPlatform {
-    HostPlatform {
-        os: "linux".into(),
-        cpu: "x64".into(),
-        libc: Some("glibc".into()),
-    }
-}
+use crate::test_support::host;
 
 fn v(items: &[&str]) -> Vec<String> {
     items.iter().map(|s| s.to_string()).collect()

@@ -4,7 +4,8 @@ use pacquet_lockfile::Lockfile;
 use pretty_assertions::assert_eq;
 
 use super::{Tree, decode, encode};
-use crate::{DirectTarget, HostPlatform, Layout, LinkOwner, Plan, PlanOptions, plan};
+use crate::test_support::{host, url};
+use crate::{DirectTarget, Layout, LinkOwner, Plan, PlanOptions, plan};
 
 /// A root with a scoped dependency, a dev dependency with a dependency of
 /// its own, and a workspace project linked with `link:`.
@@ -53,18 +54,9 @@ snapshots:
   c@3.0.0: {}
 ";
 
-fn url(name: &str, version: &str) -> String {
-    format!("https://r.example/{name}/-/{version}.tgz")
-}
-
 fn plan_with(layout: Layout) -> Plan {
-    let host = HostPlatform {
-        os: "linux".into(),
-        cpu: "x64".into(),
-        libc: Some("glibc".into()),
-    };
     let lockfile: Lockfile = serde_saphyr::from_str(LOCKFILE).unwrap();
-    let mut opts = PlanOptions::new(host, &url);
+    let mut opts = PlanOptions::new(host(), &url);
     opts.layout = layout;
     opts.importers = vec![
         crate::ImporterSelection::new(".", Some("root")),
