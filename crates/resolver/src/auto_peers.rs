@@ -1,0 +1,68 @@
+//! `autoInstallPeers`: peers nothing in a project's tree provides are
+//! installed for the project, out of its manifest (docs/resolution.md §5).
+
+use std::collections::{BTreeMap, HashSet};
+
+use nodejs_semver::{Range, Version};
+use pacquet_lockfile::ProjectManifest;
+
+use crate::ResolveError;
+use crate::graph::{Graph, Walker, id_name, id_version, merged_range};
+use crate::peers::{PeerOptions, resolve_peers};
+use crate::source::Metadata;
+
+/// Installs the missing peers of importer `index` until nothing more can
+/// be installed; returns whether some peer conflicted.
+pub async fn install_missing<M: Metadata>(
+    walker: &mut Walker<'_, M>,
+    index: usize,
+    manifest: &ProjectManifest,
+    opts: PeerOptions,
+) -> Result<bool, ResolveError> {
+    let mut tried: HashSet<String> = HashSet::new();
+    let mut conflicts = false;
+    loop {
+        let resolution = resolve_peers(&walker.graph, opts);
+        // name → (consumer ranges, some consumer requires it)
+        let mut wanted: BTreeMap<String, (Vec<String>, bool)> = BTreeMap::new();
+        for missing in resolution.missing.iter().filter(|m| m.importer == index) {
+            let entry = wanted.entry(missing.peer.clone()).or_default();
+            entry.0.push(missing.range.clone());
+            entry.1 |= !missing.optional;
+        }
+        let mut install = Vec::new();
+        for (name, (ranges, required)) in wanted {
+            if !tried.insert(name.clone()) {
+                continue;
+            }
+            let ranges: Vec<&str> = ranges.iter().map(String::as_str).collect();
+            let Some(merged) = merged_range(&ranges) else {
+                conflicts |= required;
+                continue;
+            };
+            let present = highest_in_tree(&walker.graph, &name, &merged);
+            match (present, required) {
+                (Some(version), _) => install.push((name, version.to_string())),
+                (None, true) => install.push((name, merged)),
+                (None, false) => {}
+            }
+        }
+        if install.is_empty() {
+            return Ok(conflicts);
+        }
+        walker.add_auto_peers(index, manifest, &install).await?;
+    }
+}
+
+/// The highest version of `name` anywhere in the graph that satisfies
+/// `range`.
+fn highest_in_tree(graph: &Graph, name: &str, range: &str) -> Option<Version> {
+    let range = Range::parse(range).ok()?;
+    graph
+        .packages
+        .keys()
+        .filter(|id| id_name(id) == name)
+        .filter_map(|id| Version::parse(id_version(id)).ok())
+        .filter(|v| v.satisfies(&range))
+        .max()
+}

@@ -1,0 +1,99 @@
+use pacquet_registry_metadata::MetadataError;
+
+/// Why resolution failed. Clone: a packument's failure is shared by every
+/// dependency on that name.
+#[derive(Debug, Clone, thiserror::Error, miette::Diagnostic)]
+pub enum ResolveError {
+    #[error(
+        "GET {url}: Not Found - 404\n\n{name} is not in the npm registry, or you have no permission to fetch it."
+    )]
+    #[diagnostic(
+        code(ERR_PNPM_FETCH_404),
+        help(
+            "Check the package name and the registry configured for it (`registry`, `@scope:registry`)."
+        )
+    )]
+    NotFound { name: String, url: String },
+
+    #[error("No matching version found for {alias}@{spec} while fetching it from {registry}")]
+    #[diagnostic(code(ERR_PNPM_NO_MATCHING_VERSION), help("{help}"))]
+    NoMatchingVersion {
+        alias: String,
+        spec: String,
+        registry: String,
+        /// The available versions and dist-tags, as pnpm lists them.
+        help: String,
+    },
+
+    #[error("{message}")]
+    #[diagnostic(
+        code(ERR_PNPM_NO_OFFLINE_META),
+        help(
+            "Run the install once online so the registry metadata is cached, or leave out --offline."
+        )
+    )]
+    NoOfflineMeta { name: String, message: String },
+
+    #[error("{message}")]
+    #[diagnostic(code(ERR_PNPM_META_FETCH_FAIL), help("{help}"))]
+    MetaFetch {
+        name: String,
+        message: String,
+        help: String,
+    },
+
+    #[error("The metadata of {name} from {url} is not valid JSON: {reason}")]
+    #[diagnostic(
+        code(ERR_PNPM_META_FETCH_FAIL),
+        help("The registry sent a document that is not a packument; check the registry URL.")
+    )]
+    InvalidMetadata {
+        name: String,
+        url: String,
+        reason: String,
+    },
+
+    #[error("{name}@{version} in the registry has no dist.integrity or dist.tarball")]
+    #[diagnostic(
+        code(ERR_PNPM_META_FETCH_FAIL),
+        help("The registry's document for this version is incomplete; pick another version.")
+    )]
+    NoDist { name: String, version: String },
+
+    #[error("pacquet cannot resolve the specifier \"{spec}\" of {alias} (in {importer}) yet")]
+    #[diagnostic(
+        code(ERR_PACQUET_RESOLUTION_NOT_SUPPORTED),
+        help(
+            "pacquet resolves registry versions, ranges, dist-tags and npm: aliases. Run `pnpm install` to write the lockfile, then run pacquet again."
+        )
+    )]
+    UnsupportedSpec {
+        alias: String,
+        spec: String,
+        importer: String,
+    },
+}
+
+impl ResolveError {
+    pub(crate) fn from_metadata(name: &str, e: MetadataError) -> ResolveError {
+        match e {
+            MetadataError::HttpStatus { url, status: 404 } => ResolveError::NotFound {
+                name: name.to_owned(),
+                url,
+            },
+            MetadataError::NoOfflineMeta { .. } => ResolveError::NoOfflineMeta {
+                name: name.to_owned(),
+                message: e.to_string(),
+            },
+            other => ResolveError::MetaFetch {
+                name: name.to_owned(),
+                help: miette::Diagnostic::help(&other)
+                    .map(|h| h.to_string())
+                    .unwrap_or_else(|| {
+                        "Check the registry and the network, then run the install again.".to_owned()
+                    }),
+                message: other.to_string(),
+            },
+        }
+    }
+}

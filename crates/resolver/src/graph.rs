@@ -1,0 +1,644 @@
+//! The dependency graph before peers: every package version the projects
+//! need, and which version each dependency edge picked
+//! (docs/resolution.md §2–§3, §5).
+//!
+//! Projects are walked one after another in id order, each breadth-first,
+//! one level at a time: all packuments a level names are fetched at once,
+//! then its requests pick versions, so the result never depends on which
+//! response arrives first. A package's children are resolved once, by its
+//! first occurrence (shallowest, then smallest chain of ancestors), and
+//! shared by all others.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::rc::Rc;
+use std::sync::Arc;
+
+use futures_util::future::join_all;
+use indexmap::IndexMap;
+use nodejs_semver::{Range, Version};
+use pacquet_lockfile::ProjectManifest;
+
+use crate::ResolveError;
+use crate::packument::{Packument, VersionManifest};
+use crate::pick::pick;
+use crate::source::Metadata;
+use crate::spec::{RegistrySpec, Selector, Spec, parse};
+
+/// `name@version`: a package independent of its peers.
+pub type PkgId = String;
+
+/// The name part of a package id.
+pub fn id_name(id: &str) -> &str {
+    id[1..].find('@').map_or(id, |at| &id[..at + 1])
+}
+
+/// The version part of a package id.
+pub fn id_version(id: &str) -> &str {
+    &id[id_name(id).len() + 1..]
+}
+
+/// A project to resolve: its importer id and manifest (overrides applied).
+#[derive(Debug, Clone, Copy)]
+pub struct ImporterInput<'a> {
+    pub id: &'a str,
+    pub manifest: &'a ProjectManifest,
+}
+
+/// Which field of a project's manifest a dependency comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Group {
+    Prod,
+    Dev,
+    Optional,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Edge {
+    pub alias: String,
+    pub target: PkgId,
+    pub optional: bool,
+}
+
+/// A peer dependency as the lockfile records it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Peer {
+    pub range: String,
+    pub optional: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct Package {
+    pub manifest: VersionManifest,
+    /// Dependencies and optional dependencies; peers are bound later.
+    pub children: Vec<Edge>,
+    /// The recorded peers (docs/resolution.md §3).
+    pub peers: IndexMap<String, Peer>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Direct {
+    pub alias: String,
+    pub specifier: String,
+    pub group: Group,
+    pub target: PkgId,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct ImporterDeps {
+    pub id: String,
+    pub deps: Vec<Direct>,
+    /// Peers installed for the project because nothing provided them:
+    /// in its scope, not in its manifest.
+    pub auto_peers: Vec<(String, PkgId)>,
+}
+
+#[derive(Debug, Default)]
+pub struct Graph {
+    pub packages: IndexMap<PkgId, Package>,
+    pub importers: Vec<ImporterDeps>,
+    /// The registry document of every name fetched.
+    pub packuments: HashMap<String, Arc<Packument>>,
+    /// Packages whose children are resolved (or being resolved).
+    expanded: HashSet<PkgId>,
+}
+
+/// Which versions may be picked (`minimumReleaseAge`).
+pub type Eligible<'a> = &'a (dyn Fn(&Packument, &Version) -> bool + Sync);
+
+/// A place in the tree: the importer (`pkg: None`) or a package below it.
+struct PathNode {
+    pkg: Option<PkgId>,
+    parent: Option<Rc<PathNode>>,
+}
+
+impl PathNode {
+    /// The package ids from the importer down to this node.
+    fn chain(&self) -> Vec<&str> {
+        let mut chain = Vec::new();
+        let mut node = Some(self);
+        while let Some(n) = node {
+            if let Some(pkg) = &n.pkg {
+                chain.push(pkg.as_str());
+            }
+            node = n.parent.as_deref();
+        }
+        chain.reverse();
+        chain
+    }
+}
+
+#[derive(Clone)]
+enum Parent {
+    Importer { group: Group, specifier: String },
+    AutoPeer,
+    Package(PkgId),
+}
+
+struct Request {
+    alias: String,
+    spec: RegistrySpec,
+    optional: bool,
+    parent: Parent,
+    /// Where the parent sits; the importer for direct dependencies.
+    path: Rc<PathNode>,
+}
+
+/// Walks the projects' dependencies into a graph.
+pub struct Walker<'a, M> {
+    pub graph: Graph,
+    metadata: &'a M,
+    eligible: Eligible<'a>,
+    auto_install_peers: bool,
+}
+
+impl<'a, M: Metadata> Walker<'a, M> {
+    pub fn new(metadata: &'a M, eligible: Eligible<'a>, auto_install_peers: bool) -> Self {
+        Walker {
+            graph: Graph::default(),
+            metadata,
+            eligible,
+            auto_install_peers,
+        }
+    }
+
+    /// Resolves one project's manifest dependencies and everything below.
+    pub async fn add_importer(
+        &mut self,
+        importer: ImporterInput<'_>,
+    ) -> Result<usize, ResolveError> {
+        let index = self.graph.importers.len();
+        self.graph.importers.push(ImporterDeps {
+            id: importer.id.to_owned(),
+            ..ImporterDeps::default()
+        });
+        let root = Rc::new(PathNode {
+            pkg: None,
+            parent: None,
+        });
+        let mut level = Vec::new();
+        for (group, alias, specifier) in
+            direct_dependencies(importer.manifest, self.auto_install_peers)
+        {
+            let spec = registry_spec(alias, specifier, importer.id)?;
+            level.push(Request {
+                alias: alias.to_owned(),
+                spec,
+                optional: group == Group::Optional,
+                parent: Parent::Importer {
+                    group,
+                    specifier: specifier.to_owned(),
+                },
+                path: Rc::clone(&root),
+            });
+        }
+        self.walk(index, importer.manifest, level).await?;
+        Ok(index)
+    }
+
+    /// Adds peers nothing provided as hidden dependencies of importer
+    /// `index`: `(name, specifier)` pairs.
+    pub async fn add_auto_peers(
+        &mut self,
+        index: usize,
+        manifest: &ProjectManifest,
+        peers: &[(String, String)],
+    ) -> Result<(), ResolveError> {
+        let root = Rc::new(PathNode {
+            pkg: None,
+            parent: None,
+        });
+        let mut level = Vec::new();
+        for (name, specifier) in peers {
+            let spec = registry_spec(name, specifier, "a peer dependency")?;
+            level.push(Request {
+                alias: name.clone(),
+                spec,
+                optional: false,
+                parent: Parent::AutoPeer,
+                path: Rc::clone(&root),
+            });
+        }
+        self.walk(index, manifest, level).await
+    }
+
+    async fn walk(
+        &mut self,
+        index: usize,
+        manifest: &ProjectManifest,
+        mut level: Vec<Request>,
+    ) -> Result<(), ResolveError> {
+        let preferred = manifest_selectors(manifest);
+        while !level.is_empty() {
+            self.fetch_all(level.iter().map(|r| r.spec.name.as_str()))
+                .await?;
+            // The occurrence that resolves each new package's children.
+            let mut owners: IndexMap<PkgId, Rc<PathNode>> = IndexMap::new();
+            for request in &level {
+                let id = self.pick(index, request, &preferred)?;
+                match &request.parent {
+                    Parent::Importer { group, specifier } => {
+                        self.graph.importers[index].deps.push(Direct {
+                            alias: request.alias.clone(),
+                            specifier: specifier.clone(),
+                            group: *group,
+                            target: id.clone(),
+                        });
+                    }
+                    Parent::AutoPeer => self.graph.importers[index]
+                        .auto_peers
+                        .push((request.alias.clone(), id.clone())),
+                    Parent::Package(parent) => {
+                        if let Some(pkg) = self.graph.packages.get_mut(parent) {
+                            pkg.children.push(Edge {
+                                alias: request.alias.clone(),
+                                target: id.clone(),
+                                optional: request.optional,
+                            });
+                        }
+                    }
+                }
+                if self.graph.expanded.contains(&id) {
+                    continue;
+                }
+                let path = Rc::new(PathNode {
+                    pkg: Some(id.clone()),
+                    parent: Some(Rc::clone(&request.path)),
+                });
+                match owners.get_mut(&id) {
+                    Some(owner) if path.chain() < owner.chain() => *owner = path,
+                    Some(_) => {}
+                    None => {
+                        owners.insert(id, path);
+                    }
+                }
+            }
+            let mut next = Vec::new();
+            for (id, path) in owners {
+                self.graph.expanded.insert(id.clone());
+                next.extend(self.add_package(&id, &path)?);
+            }
+            level = next;
+        }
+        Ok(())
+    }
+
+    /// Fetches the packuments of `names` not fetched yet, all at once.
+    async fn fetch_all<'n>(
+        &mut self,
+        names: impl IntoIterator<Item = &'n str>,
+    ) -> Result<(), ResolveError> {
+        let mut seen = HashSet::new();
+        let missing: Vec<&str> = names
+            .into_iter()
+            .filter(|n| !self.graph.packuments.contains_key(*n) && seen.insert(*n))
+            .collect();
+        let fetched = join_all(missing.iter().map(|name| self.metadata.packument(name))).await;
+        for (name, result) in missing.into_iter().zip(fetched) {
+            self.graph.packuments.insert(name.to_owned(), result?);
+        }
+        Ok(())
+    }
+
+    fn pick(
+        &self,
+        index: usize,
+        request: &Request,
+        preferred: &HashMap<&str, Vec<(&str, Selector)>>,
+    ) -> Result<PkgId, ResolveError> {
+        let spec = &request.spec;
+        let packument = &self.graph.packuments[&spec.name];
+        let overlay = self.overlay(index, &request.path, &spec.name);
+        let manifest_selectors: Vec<&Selector> = preferred
+            .get(spec.name.as_str())
+            .into_iter()
+            .flatten()
+            .filter(|(raw, _)| *raw != spec.selector_raw())
+            .map(|(_, s)| s)
+            .collect();
+        let weight = |v: &Version| -> u32 {
+            let manifest = manifest_selectors
+                .iter()
+                .filter(|s| selects(packument, s, v))
+                .count() as u32
+                * 1000;
+            manifest + overlay.iter().filter(|o| *o == v).count() as u32
+        };
+        let eligible = self.eligible;
+        let version = pick(packument, &spec.selector, &weight, &|v| {
+            eligible(packument, v)
+        })
+        .ok_or_else(|| {
+            no_matching_version(
+                packument,
+                &request.alias,
+                spec,
+                self.metadata.registry(&spec.name),
+            )
+        })?;
+        Ok(format!("{}@{}", spec.name, version))
+    }
+
+    /// The versions of `name` resolved on the levels above a request whose
+    /// parent sits at `path`: the children of every node on the way from
+    /// the importer, the parent's own children excluded.
+    fn overlay(&self, index: usize, path: &PathNode, name: &str) -> Vec<Version> {
+        let mut out = Vec::new();
+        let mut node = path.parent.as_deref();
+        while let Some(n) = node {
+            let targets: Vec<&str> = match &n.pkg {
+                Some(pkg) => self.graph.packages[pkg]
+                    .children
+                    .iter()
+                    .map(|e| e.target.as_str())
+                    .collect(),
+                None => self.graph.importers[index]
+                    .deps
+                    .iter()
+                    .map(|d| d.target.as_str())
+                    .collect(),
+            };
+            out.extend(
+                targets
+                    .into_iter()
+                    .filter(|t| id_name(t) == name)
+                    .filter_map(|t| Version::parse(id_version(t)).ok()),
+            );
+            node = n.parent.as_deref();
+        }
+        out
+    }
+
+    /// Records package `id` and returns the requests for its dependencies.
+    fn add_package(&mut self, id: &str, path: &Rc<PathNode>) -> Result<Vec<Request>, ResolveError> {
+        let name = id_name(id);
+        let packument = &self.graph.packuments[name];
+        let version = Version::parse(id_version(id)).expect("picked versions parse");
+        let raw = packument
+            .raw_version(&version)
+            .expect("picked versions exist");
+        let mut manifest =
+            VersionManifest::parse(raw).map_err(|e| ResolveError::InvalidMetadata {
+                name: name.to_owned(),
+                url: name.to_owned(),
+                reason: e.to_string(),
+            })?;
+        manifest.name = name.to_owned();
+        manifest.version = version.to_string();
+        if manifest.integrity.is_none() && manifest.tarball.is_none() {
+            return Err(ResolveError::NoDist {
+                name: name.to_owned(),
+                version: version.to_string(),
+            });
+        }
+        let (edges, peers) = package_edges(&manifest, self.auto_install_peers);
+        let mut requests = Vec::new();
+        for (alias, specifier, optional) in edges {
+            let spec = registry_spec(alias, specifier, id)?;
+            requests.push(Request {
+                alias: alias.to_owned(),
+                spec,
+                optional,
+                parent: Parent::Package(id.to_owned()),
+                path: Rc::clone(path),
+            });
+        }
+        self.graph.packages.insert(
+            id.to_owned(),
+            Package {
+                manifest,
+                children: Vec::new(),
+                peers,
+            },
+        );
+        Ok(requests)
+    }
+}
+
+fn registry_spec(
+    alias: &str,
+    specifier: &str,
+    importer: &str,
+) -> Result<RegistrySpec, ResolveError> {
+    match parse(alias, specifier) {
+        Spec::Registry(spec) => Ok(spec),
+        Spec::Other(spec) => Err(ResolveError::UnsupportedSpec {
+            alias: alias.to_owned(),
+            spec,
+            importer: importer.to_owned(),
+        }),
+    }
+}
+
+/// Whether a preferred selector matches `version`.
+fn selects(packument: &Packument, selector: &Selector, version: &Version) -> bool {
+    match selector {
+        Selector::Version(v) => v == version,
+        Selector::Range(range) => version.satisfies(range),
+        Selector::Tag(tag) => packument
+            .dist_tags
+            .get(tag)
+            .is_some_and(|t| Version::parse(t).is_ok_and(|t| &t == version)),
+    }
+}
+
+/// The project's own specifiers by alias: versions, ranges and tags
+/// (aliases and other protocols are not preferences).
+fn manifest_selectors(manifest: &ProjectManifest) -> HashMap<&str, Vec<(&str, Selector)>> {
+    let mut out: HashMap<&str, Vec<(&str, Selector)>> = HashMap::new();
+    for deps in [
+        &manifest.dependencies,
+        &manifest.dev_dependencies,
+        &manifest.optional_dependencies,
+    ] {
+        for (alias, raw) in deps {
+            if raw.trim_start().starts_with("npm:") {
+                continue;
+            }
+            if let Spec::Registry(spec) = parse(alias, raw) {
+                out.entry(alias.as_str())
+                    .or_default()
+                    .push((raw.as_str(), spec.selector));
+            }
+        }
+    }
+    out
+}
+
+/// A project's dependencies, one per alias: with `autoInstallPeers` its
+/// own peers too, which any other group overrides; among the others
+/// `optionalDependencies` win, then `dependencies`, then
+/// `devDependencies`.
+pub fn direct_dependencies(
+    manifest: &ProjectManifest,
+    auto_install_peers: bool,
+) -> Vec<(Group, &str, &str)> {
+    let mut by_alias: IndexMap<&str, (Group, &str)> = IndexMap::new();
+    if auto_install_peers {
+        for (alias, spec) in &manifest.peer_dependencies {
+            by_alias.insert(alias, (Group::Prod, spec));
+        }
+    }
+    for (group, deps) in [
+        (Group::Dev, &manifest.dev_dependencies),
+        (Group::Prod, &manifest.dependencies),
+        (Group::Optional, &manifest.optional_dependencies),
+    ] {
+        for (alias, spec) in deps {
+            by_alias.insert(alias, (group, spec));
+        }
+    }
+    by_alias
+        .into_iter()
+        .map(|(alias, (group, spec))| (group, alias, spec))
+        .collect()
+}
+
+/// `(alias, specifier, optional)` of a package's dependency.
+type DependencyEdge<'m> = (&'m str, &'m str, bool);
+
+/// A package's dependency edges and its
+/// recorded peers (docs/resolution.md §3).
+fn package_edges(
+    manifest: &VersionManifest,
+    auto_install_peers: bool,
+) -> (Vec<DependencyEdge<'_>>, IndexMap<String, Peer>) {
+    let bundled: HashSet<&str> = match &manifest.bundled_dependencies {
+        Some(serde_json::Value::Bool(true)) => {
+            manifest.dependencies.keys().map(String::as_str).collect()
+        }
+        Some(serde_json::Value::Array(names)) => {
+            names.iter().filter_map(serde_json::Value::as_str).collect()
+        }
+        _ => HashSet::new(),
+    };
+    let shadowed =
+        |alias: &str| auto_install_peers && manifest.peer_dependencies.contains_key(alias);
+    let mut edges: Vec<(&str, &str, bool)> = manifest
+        .dependencies
+        .iter()
+        .filter(|(alias, _)| !manifest.optional_dependencies.contains_key(*alias))
+        .filter(|(alias, _)| !shadowed(alias))
+        .map(|(a, s)| (a.as_str(), s.as_str(), false))
+        .collect();
+    edges.extend(
+        manifest
+            .optional_dependencies
+            .iter()
+            .map(|(a, s)| (a.as_str(), s.as_str(), true)),
+    );
+    edges.retain(|(alias, _, _)| !bundled.contains(alias));
+    let mut peers = IndexMap::new();
+    for (name, range) in &manifest.peer_dependencies {
+        let unshadowed_dep = manifest.dependencies.contains_key(name) && !shadowed(name);
+        if manifest.optional_dependencies.contains_key(name)
+            || unshadowed_dep
+            || *name == manifest.name
+        {
+            continue;
+        }
+        peers.insert(
+            name.clone(),
+            Peer {
+                range: range.clone(),
+                optional: manifest.is_optional_peer(name),
+            },
+        );
+    }
+    for (name, _) in &manifest.peer_dependencies_meta {
+        if !peers.contains_key(name)
+            && !manifest.peer_dependencies.contains_key(name)
+            && manifest.is_optional_peer(name)
+        {
+            peers.insert(
+                name.clone(),
+                Peer {
+                    range: "*".to_owned(),
+                    optional: true,
+                },
+            );
+        }
+    }
+    (edges, peers)
+}
+
+/// The range a peer's consumers agree on: their ranges intersected, or
+/// `None` when they conflict.
+pub fn merged_range(ranges: &[&str]) -> Option<String> {
+    let mut distinct: Vec<&str> = ranges.to_vec();
+    distinct.sort();
+    distinct.dedup();
+    if distinct.len() == 1 {
+        return Some(distinct[0].to_owned());
+    }
+    let mut merged: Option<Range> = None;
+    for raw in distinct {
+        let range = Range::parse(raw).unwrap_or_else(|_| Range::any());
+        merged = Some(match merged {
+            None => range,
+            Some(m) => m.intersect(&range)?,
+        });
+    }
+    merged.map(|r| r.to_string())
+}
+
+fn no_matching_version(
+    packument: &Packument,
+    alias: &str,
+    spec: &RegistrySpec,
+    registry: String,
+) -> ResolveError {
+    let latest = packument
+        .dist_tags
+        .get("latest")
+        .cloned()
+        .unwrap_or_default();
+    let mut others: BTreeMap<&str, &str> = packument
+        .dist_tags
+        .iter()
+        .filter(|(tag, _)| *tag != "latest")
+        .map(|(t, v)| (t.as_str(), v.as_str()))
+        .collect();
+    let published = |version: &str| {
+        packument
+            .time
+            .as_ref()
+            .and_then(|t| t.get(version))
+            .and_then(|t| short_date(t))
+            .map(|d| format!(" published at {d}"))
+            .unwrap_or_default()
+    };
+    let mut help = format!("The latest release of {} is \"{latest}\".", spec.name);
+    if let Some(date) = packument
+        .time
+        .as_ref()
+        .and_then(|t| t.get(&latest))
+        .and_then(|t| short_date(t))
+    {
+        help.push_str(&format!(" Published at {date}"));
+    }
+    if !others.is_empty() {
+        help.push_str("\n\nOther releases are:");
+        for (tag, version) in std::mem::take(&mut others) {
+            help.push_str(&format!("\n  * {tag}: {version}{}", published(version)));
+        }
+    }
+    help.push_str(&format!(
+        "\n\nIf you need the full list of all {} published versions run \"pnpm view {} versions\".",
+        packument.versions.len(),
+        spec.name
+    ));
+    ResolveError::NoMatchingVersion {
+        alias: alias.to_owned(),
+        spec: spec.raw.clone(),
+        registry,
+        help,
+    }
+}
+
+/// `2020-01-01T00:00:00.000Z` as `1/1/2020` (pnpm's `M/D/YYYY`).
+fn short_date(iso: &str) -> Option<String> {
+    let date = iso.get(..10)?;
+    let mut parts = date.split('-').map(|p| p.parse::<u32>().ok());
+    let (year, month, day) = (parts.next()??, parts.next()??, parts.next()??);
+    Some(format!("{month}/{day}/{year}"))
+}

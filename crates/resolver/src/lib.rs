@@ -1,0 +1,90 @@
+//! Resolution: from the projects' manifests and the registry's packuments
+//! to the `pnpm-lock.yaml` pnpm 12 writes (docs/resolution.md).
+//!
+//! * [`spec`]: what a specifier asks for; [`pick`]: which version it gets.
+//! * [`graph`]: every package version the projects need, level by level.
+//! * [`peers`]: peer dependencies bound into snapshot keys; [`auto_peers`]:
+//!   the peers nothing provides, installed for the project.
+//! * [`lockfile`]: the lockfile built from both.
+//! * [`source`]: where packuments come from.
+
+pub mod auto_peers;
+mod error;
+pub mod graph;
+pub mod lockfile;
+pub mod packument;
+pub mod peers;
+pub mod pick;
+pub mod source;
+pub mod spec;
+mod suffix;
+
+pub use error::ResolveError;
+pub use graph::ImporterInput;
+use pacquet_lockfile::{Lockfile, LockfileSettings};
+pub use source::{InMemory, Metadata, Registries, RegistryMetadata};
+
+/// What changes the resolved lockfile besides the manifests.
+pub struct ResolveOptions<'a> {
+    pub auto_install_peers: bool,
+    pub exclude_links_from_lockfile: bool,
+    pub peers_suffix_max_length: u64,
+    /// The registry serving a package name (ending in `/`).
+    pub registry_for: &'a dyn Fn(&str) -> String,
+    /// Which versions may be picked (`minimumReleaseAge`).
+    pub eligible: graph::Eligible<'a>,
+}
+
+/// A resolved lockfile and what pnpm would warn about on the way.
+pub struct Resolved {
+    pub lockfile: Lockfile,
+    /// Peers missing, conflicting or out of range.
+    pub peer_issues: bool,
+}
+
+/// Resolves the projects' dependencies into a lockfile. Projects are
+/// resolved in id order (`.` first), whatever order they come in.
+pub async fn resolve<M: Metadata>(
+    importers: &[ImporterInput<'_>],
+    metadata: &M,
+    opts: &ResolveOptions<'_>,
+) -> Result<Resolved, ResolveError> {
+    let mut importers = importers.to_vec();
+    importers.sort_by(|a, b| a.id.cmp(b.id));
+    let peer_opts = peers::PeerOptions {
+        peers_suffix_max_length: opts.peers_suffix_max_length as usize,
+    };
+    let mut walker = graph::Walker::new(metadata, opts.eligible, opts.auto_install_peers);
+    let mut peer_issues = false;
+    for importer in &importers {
+        let index = walker.add_importer(*importer).await?;
+        if opts.auto_install_peers {
+            peer_issues |=
+                auto_peers::install_missing(&mut walker, index, importer.manifest, peer_opts)
+                    .await?;
+        }
+    }
+    let graph = walker.graph;
+    let resolution = peers::resolve_peers(&graph, peer_opts);
+    peer_issues |= resolution.missing.iter().any(|m| !m.optional) || resolution.unmet;
+    let settings = LockfileSettings {
+        auto_install_peers: Some(opts.auto_install_peers),
+        exclude_links_from_lockfile: Some(opts.exclude_links_from_lockfile),
+        peers_suffix_max_length: (opts.peers_suffix_max_length
+            != pacquet_lockfile::DEFAULT_PEERS_SUFFIX_MAX_LENGTH)
+            .then_some(opts.peers_suffix_max_length),
+        ..LockfileSettings::default()
+    };
+    let lockfile = lockfile::build_lockfile(
+        &graph,
+        &resolution,
+        &lockfile::LockfileOptions {
+            settings,
+            registry_for: opts.registry_for,
+        },
+    );
+    Ok(Resolved {
+        lockfile,
+        peer_issues,
+    })
+}

@@ -1,0 +1,209 @@
+//! The lockfile pnpm 12 writes for a resolved graph (docs/resolution.md §4).
+
+use std::collections::{BTreeMap, HashSet};
+
+use pacquet_lockfile::{
+    DepPath, Importer, ListOrScalar, Lockfile, LockfileSettings, PackageInfo, Resolution,
+    ResolvedDependency, Snapshot, registry_tarball_url,
+};
+
+use crate::graph::{Graph, Group, Package};
+use crate::peers::{PeerResolution, dep_ref};
+
+/// The `settings` block and what decides registry resolutions.
+pub struct LockfileOptions<'a> {
+    pub settings: LockfileSettings,
+    /// The registry serving a package name (ending in `/`).
+    pub registry_for: &'a dyn Fn(&str) -> String,
+}
+
+pub fn build_lockfile(graph: &Graph, peers: &PeerResolution, opts: &LockfileOptions) -> Lockfile {
+    let mut importers = BTreeMap::new();
+    for (index, importer) in graph.importers.iter().enumerate() {
+        let keys = &peers.importers[index];
+        let mut out = Importer::default();
+        for dep in &importer.deps {
+            let group = match dep.group {
+                Group::Prod => &mut out.dependencies,
+                Group::Dev => &mut out.dev_dependencies,
+                Group::Optional => &mut out.optional_dependencies,
+            };
+            group.get_or_insert_with(BTreeMap::new).insert(
+                dep.alias.clone(),
+                ResolvedDependency {
+                    specifier: dep.specifier.clone(),
+                    version: dep_ref(&dep.alias, &keys[&dep.alias]),
+                },
+            );
+        }
+        importers.insert(importer.id.clone(), out);
+    }
+    let optional = optional_snapshots(graph, peers);
+    let mut packages = BTreeMap::new();
+    let mut snapshots = BTreeMap::new();
+    for (key, node) in &peers.snapshots {
+        let Some(package) = graph.packages.get(&node.pkg) else {
+            continue;
+        };
+        packages
+            .entry(DepPath::parse(&node.pkg))
+            .or_insert_with(|| package_info(package, opts));
+        let refs = |m: &BTreeMap<String, String>| {
+            (!m.is_empty()).then(|| m.iter().map(|(a, k)| (a.clone(), dep_ref(a, k))).collect())
+        };
+        snapshots.insert(
+            DepPath::parse(key),
+            Snapshot {
+                dependencies: refs(&node.dependencies),
+                optional_dependencies: refs(&node.optional_dependencies),
+                transitive_peer_dependencies: (!node.transitive_peers.is_empty())
+                    .then(|| node.transitive_peers.iter().cloned().collect()),
+                optional: optional.contains(key.as_str()).then_some(true),
+                ..Snapshot::default()
+            },
+        );
+    }
+    Lockfile {
+        lockfile_version: "9.0".to_owned(),
+        settings: Some(opts.settings.clone()),
+        importers,
+        packages,
+        snapshots,
+        ..Lockfile::default()
+    }
+}
+
+/// Snapshots reached from the projects only through optional edges.
+fn optional_snapshots<'p>(graph: &Graph, peers: &'p PeerResolution) -> HashSet<&'p str> {
+    let mut required: HashSet<&str> = HashSet::new();
+    let mut stack: Vec<&str> = Vec::new();
+    let mut all: HashSet<&str> = HashSet::new();
+    let mut all_stack: Vec<&str> = Vec::new();
+    for (index, importer) in graph.importers.iter().enumerate() {
+        for dep in &importer.deps {
+            let key = peers.importers[index][&dep.alias].as_str();
+            all_stack.push(key);
+            if dep.group != Group::Optional {
+                stack.push(key);
+            }
+        }
+    }
+    while let Some(key) = stack.pop() {
+        if !required.insert(key) {
+            continue;
+        }
+        if let Some(node) = peers.snapshots.get(key) {
+            stack.extend(node.dependencies.values().map(String::as_str));
+        }
+    }
+    while let Some(key) = all_stack.pop() {
+        if !all.insert(key) {
+            continue;
+        }
+        if let Some(node) = peers.snapshots.get(key) {
+            all_stack.extend(
+                node.dependencies
+                    .values()
+                    .chain(node.optional_dependencies.values())
+                    .map(String::as_str),
+            );
+        }
+    }
+    all.difference(&required).copied().collect()
+}
+
+fn package_info(package: &Package, opts: &LockfileOptions) -> PackageInfo {
+    let manifest = &package.manifest;
+    let integrity = manifest
+        .integrity
+        .clone()
+        .or_else(|| manifest.shasum.as_deref().and_then(sha1_integrity));
+    let default_url = registry_tarball_url(
+        &(opts.registry_for)(&manifest.name),
+        &manifest.name,
+        &manifest.version,
+    );
+    let resolution = match (&manifest.tarball, integrity) {
+        (Some(tarball), integrity) if !same_url(tarball, &default_url) => Resolution::Tarball {
+            tarball: tarball.clone(),
+            integrity,
+            git_hosted: None,
+            path: None,
+        },
+        (_, Some(integrity)) => Resolution::Registry { integrity },
+        (tarball, None) => Resolution::Tarball {
+            tarball: tarball.clone().unwrap_or(default_url),
+            integrity: None,
+            git_hosted: None,
+            path: None,
+        },
+    };
+    let mut peer_dependencies: Vec<(String, String)> = package
+        .peers
+        .iter()
+        .map(|(name, peer)| (name.clone(), peer.range.clone()))
+        .collect();
+    peer_dependencies.sort();
+    let mut peer_meta: Vec<(String, serde_json::Value)> = package
+        .peers
+        .iter()
+        .filter(|(_, peer)| peer.optional)
+        .map(|(name, _)| (name.clone(), serde_json::json!({"optional": true})))
+        .collect();
+    peer_meta.sort_by(|a, b| a.0.cmp(&b.0));
+    // pnpm drops engines that allow anything.
+    let engines: Option<indexmap::IndexMap<String, String>> = manifest
+        .engines
+        .as_ref()
+        .map(|e| {
+            e.iter()
+                .filter(|(_, v)| v.trim() != "*")
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect()
+        })
+        .filter(|e: &indexmap::IndexMap<String, String>| !e.is_empty());
+    PackageInfo {
+        resolution,
+        id: None,
+        name: None,
+        version: None,
+        engines,
+        cpu: manifest.cpu.clone(),
+        os: manifest.os.clone(),
+        libc: manifest.libc.clone().map(|values| ListOrScalar {
+            values,
+            scalar: false,
+        }),
+        deprecated: manifest.deprecated.clone(),
+        has_bin: manifest.has_bin.then_some(true),
+        prepare: None,
+        requires_build: None,
+        bundled_dependencies: manifest.bundled_dependencies.clone(),
+        peer_dependencies: (!peer_dependencies.is_empty())
+            .then(|| peer_dependencies.into_iter().collect()),
+        peer_dependencies_meta: (!peer_meta.is_empty()).then(|| peer_meta.into_iter().collect()),
+        dependencies: None,
+        optional_dependencies: None,
+        transitive_peer_dependencies: None,
+        dev: None,
+        optional: None,
+        patched: None,
+    }
+}
+
+/// Registry URLs compared without the scheme's default port and with
+/// `%2f`/`%2F` for a scope's slash treated alike.
+fn same_url(a: &str, b: &str) -> bool {
+    let norm = |u: &str| u.replace("%2f", "/").replace("%2F", "/");
+    norm(a) == norm(b)
+}
+
+/// `sha1-<base64>` from a hex `shasum`, for registries without `integrity`.
+fn sha1_integrity(shasum: &str) -> Option<String> {
+    use base64::Engine;
+    let bytes = hex::decode(shasum).ok()?;
+    Some(format!(
+        "sha1-{}",
+        base64::engine::general_purpose::STANDARD.encode(bytes)
+    ))
+}

@@ -1,0 +1,183 @@
+//! The parts of a registry packument resolution reads. Each version's
+//! manifest stays raw JSON until it is picked: a packument of a popular
+//! package holds thousands of versions, and resolution reads one or two.
+
+use std::collections::HashMap;
+
+use indexmap::IndexMap;
+use nodejs_semver::Version;
+use serde::Deserialize;
+use serde_json::Value;
+use serde_json::value::RawValue;
+
+/// A package's registry document.
+#[derive(Debug)]
+pub struct Packument {
+    pub name: String,
+    pub dist_tags: HashMap<String, String>,
+    /// Every version that parses as semver, with its raw manifest.
+    pub versions: Vec<(Version, Box<RawValue>)>,
+    /// Publish times by version, when the document has them (full documents).
+    pub time: Option<HashMap<String, String>>,
+}
+
+#[derive(Deserialize)]
+struct Raw {
+    #[serde(default)]
+    name: Option<Value>,
+    #[serde(default, rename = "dist-tags")]
+    dist_tags: Option<Value>,
+    #[serde(default)]
+    versions: Option<IndexMap<String, Box<RawValue>>>,
+    #[serde(default)]
+    time: Option<Value>,
+}
+
+impl Packument {
+    pub fn parse(bytes: &[u8]) -> Result<Packument, serde_json::Error> {
+        let raw: Raw = serde_json::from_slice(bytes)?;
+        let strings = |v: Option<Value>| -> HashMap<String, String> {
+            match v {
+                Some(Value::Object(map)) => map
+                    .into_iter()
+                    .filter_map(|(k, v)| Some((k, v.as_str()?.to_owned())))
+                    .collect(),
+                _ => HashMap::new(),
+            }
+        };
+        let versions = raw
+            .versions
+            .unwrap_or_default()
+            .into_iter()
+            .filter_map(|(v, doc)| Some((Version::parse(&v).ok()?, doc)))
+            .collect();
+        Ok(Packument {
+            name: raw
+                .name
+                .and_then(|n| n.as_str().map(str::to_owned))
+                .unwrap_or_default(),
+            dist_tags: strings(raw.dist_tags),
+            versions,
+            time: raw.time.filter(Value::is_object).map(|t| strings(Some(t))),
+        })
+    }
+
+    /// The raw manifest of `version` (as written in the document).
+    pub fn raw_version(&self, version: &Version) -> Option<&RawValue> {
+        self.versions
+            .iter()
+            .find(|(v, _)| v == version)
+            .map(|(_, doc)| &**doc)
+    }
+}
+
+/// One version's manifest: what the lockfile records and what resolution
+/// follows. Fields of the wrong shape count as absent, as pnpm reads them.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct VersionManifest {
+    pub name: String,
+    pub version: String,
+    pub dependencies: IndexMap<String, String>,
+    pub optional_dependencies: IndexMap<String, String>,
+    pub peer_dependencies: IndexMap<String, String>,
+    pub peer_dependencies_meta: IndexMap<String, Value>,
+    pub integrity: Option<String>,
+    pub shasum: Option<String>,
+    pub tarball: Option<String>,
+    pub engines: Option<IndexMap<String, String>>,
+    pub cpu: Option<Vec<String>>,
+    pub os: Option<Vec<String>>,
+    pub libc: Option<Vec<String>>,
+    pub deprecated: Option<String>,
+    /// `bin` or `directories.bin` is set.
+    pub has_bin: bool,
+    pub bundled_dependencies: Option<Value>,
+    pub has_install_script: bool,
+}
+
+impl VersionManifest {
+    pub fn parse(raw: &RawValue) -> Result<VersionManifest, serde_json::Error> {
+        let value: Value = serde_json::from_str(raw.get())?;
+        Ok(Self::from_value(&value))
+    }
+
+    pub fn from_value(value: &Value) -> VersionManifest {
+        let string = |v: Option<&Value>| v.and_then(Value::as_str).map(str::to_owned);
+        let strings = |key: &str| -> IndexMap<String, String> {
+            match value.get(key) {
+                Some(Value::Object(map)) => map
+                    .iter()
+                    .filter_map(|(k, v)| Some((k.clone(), v.as_str()?.to_owned())))
+                    .collect(),
+                _ => IndexMap::new(),
+            }
+        };
+        let list = |key: &str| -> Option<Vec<String>> {
+            match value.get(key)? {
+                Value::Array(items) => Some(
+                    items
+                        .iter()
+                        .filter_map(|v| v.as_str().map(str::to_owned))
+                        .collect(),
+                ),
+                Value::String(s) => Some(vec![s.clone()]),
+                _ => None,
+            }
+        };
+        let engines = strings("engines");
+        let bin = value.get("bin").filter(|b| match b {
+            Value::String(s) => !s.is_empty(),
+            Value::Object(m) => !m.is_empty(),
+            _ => false,
+        });
+        let bundled = value
+            .get("bundledDependencies")
+            .or_else(|| value.get("bundleDependencies"))
+            .filter(|b| match b {
+                Value::Bool(true) => true,
+                Value::Array(items) => !items.is_empty(),
+                _ => false,
+            })
+            .cloned();
+        VersionManifest {
+            name: string(value.get("name")).unwrap_or_default(),
+            version: string(value.get("version")).unwrap_or_default(),
+            dependencies: strings("dependencies"),
+            optional_dependencies: strings("optionalDependencies"),
+            peer_dependencies: strings("peerDependencies"),
+            peer_dependencies_meta: match value.get("peerDependenciesMeta") {
+                Some(Value::Object(map)) => map.clone().into_iter().collect(),
+                _ => IndexMap::new(),
+            },
+            integrity: string(value.pointer("/dist/integrity")),
+            shasum: string(value.pointer("/dist/shasum")),
+            tarball: string(value.pointer("/dist/tarball")),
+            engines: (!engines.is_empty()).then_some(engines),
+            cpu: list("cpu"),
+            os: list("os"),
+            libc: list("libc"),
+            deprecated: match value.get("deprecated") {
+                Some(Value::String(s)) if !s.is_empty() => Some(s.clone()),
+                _ => None,
+            },
+            has_bin: bin.is_some() || value.pointer("/directories/bin").is_some(),
+            bundled_dependencies: bundled,
+            has_install_script: value
+                .get("hasInstallScript")
+                .and_then(Value::as_bool)
+                .unwrap_or(false),
+        }
+    }
+
+    /// Whether `peer` is marked optional in `peerDependenciesMeta`.
+    pub fn is_optional_peer(&self, peer: &str) -> bool {
+        self.peer_dependencies_meta
+            .get(peer)
+            .and_then(|m| m.get("optional"))
+            .and_then(Value::as_bool)
+            .unwrap_or(false)
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,86 @@
+//! Which version of a packument a selector gets (docs/resolution.md §1).
+
+use nodejs_semver::Version;
+
+use crate::packument::{Packument, VersionManifest};
+use crate::spec::Selector;
+
+/// The version `selector` picks from `packument`, among the versions
+/// `eligible` admits (old enough for `minimumReleaseAge`), or `None`.
+///
+/// For a range, versions the install prefers (`weight` > 0) come first:
+/// the heaviest group, and in it `latest` if present, else the highest.
+/// Without preferences: among satisfying versions that are not
+/// deprecated (all of them if every one is), `latest` if present, else
+/// the highest. A `*` that nothing satisfies gets `latest` (packages with
+/// prereleases only).
+pub fn pick<'p>(
+    packument: &'p Packument,
+    selector: &Selector,
+    weight: &dyn Fn(&Version) -> u32,
+    eligible: &dyn Fn(&Version) -> bool,
+) -> Option<&'p Version> {
+    let find = |wanted: &Version| {
+        packument
+            .versions
+            .iter()
+            .map(|(v, _)| v)
+            .find(|v| *v == wanted && eligible(v))
+    };
+    let latest = packument
+        .dist_tags
+        .get("latest")
+        .and_then(|v| Version::parse(v).ok());
+    match selector {
+        Selector::Version(version) => find(version),
+        Selector::Tag(tag) => {
+            let version = Version::parse(packument.dist_tags.get(tag)?).ok()?;
+            find(&version)
+        }
+        Selector::Range(range) => {
+            let candidates: Vec<&(Version, _)> = packument
+                .versions
+                .iter()
+                .filter(|(v, _)| v.satisfies(range) && eligible(v))
+                .collect();
+            if candidates.is_empty() {
+                let any = range.to_string() == "*" || range.to_string() == ">=0.0.0";
+                return latest.filter(|_| any).and_then(|v| find(&v));
+            }
+            let best = |group: &[&'p (Version, _)]| -> Option<&'p Version> {
+                group
+                    .iter()
+                    .map(|(v, _)| v)
+                    .find(|v| Some(*v) == latest.as_ref())
+                    .or_else(|| group.iter().map(|(v, _)| v).max())
+            };
+            let heaviest = candidates.iter().map(|(v, _)| weight(v)).max().unwrap_or(0);
+            if heaviest > 0 {
+                let group: Vec<_> = candidates
+                    .iter()
+                    .copied()
+                    .filter(|(v, _)| weight(v) == heaviest)
+                    .collect();
+                return best(&group);
+            }
+            let fresh: Vec<_> = candidates
+                .iter()
+                .copied()
+                .filter(|(_, raw)| !is_deprecated(raw))
+                .collect();
+            if fresh.is_empty() {
+                best(&candidates)
+            } else {
+                best(&fresh)
+            }
+        }
+    }
+}
+
+fn is_deprecated(raw: &serde_json::value::RawValue) -> bool {
+    raw.get().contains("\"deprecated\"")
+        && VersionManifest::parse(raw).is_ok_and(|m| m.deprecated.is_some())
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,89 @@
+//! Resolving the fixture projects from their manifests alone gives the
+//! lockfiles pnpm 12.21 wrote for them against the same registry
+//! (committed by `pacquet-test-registry regenerate`).
+
+use std::path::Path;
+
+use pacquet_lockfile::ProjectManifest;
+use pacquet_resolver::{ImporterInput, Registries, RegistryMetadata, ResolveOptions, resolve};
+use pacquet_tarball::{Fetcher, FetcherOptions};
+use pacquet_testing::{REGISTRY_PLACEHOLDER, Registry, project_dir};
+use pretty_assertions::assert_eq;
+
+struct One(String);
+
+impl Registries for One {
+    fn registry_for(&self, _name: &str) -> String {
+        self.0.clone()
+    }
+    fn authorization_for(&self, _url: &str, _name: &str) -> Option<String> {
+        None
+    }
+}
+
+/// `pnpm-workspace.yaml` settings the fixtures use.
+fn setting(dir: &Path, key: &str) -> Option<String> {
+    let text = std::fs::read_to_string(dir.join("pnpm-workspace.yaml")).ok()?;
+    text.lines()
+        .find_map(|l| l.strip_prefix(&format!("{key}: ")))
+        .map(|v| v.trim().to_owned())
+}
+
+async fn resolved_lockfile(registry: &Registry, project: &str) -> String {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let dir = project_dir(project);
+    let manifest = ProjectManifest::from_path(&dir.join("package.json")).expect("manifest");
+    let fetcher = Fetcher::new(FetcherOptions::default()).expect("fetcher");
+    let url = registry.url();
+    let registries = One(url.clone());
+    let metadata = RegistryMetadata::new(&fetcher, None, &registries, false, false);
+    let registry_for = |_: &str| url.clone();
+    let opts = ResolveOptions {
+        auto_install_peers: setting(&dir, "autoInstallPeers").is_none_or(|v| v == "true"),
+        exclude_links_from_lockfile: false,
+        peers_suffix_max_length: setting(&dir, "peersSuffixMaxLength")
+            .map_or(1000, |v| v.parse().expect("number")),
+        registry_for: &registry_for,
+        eligible: &|_, _| true,
+    };
+    let importers = [ImporterInput {
+        id: ".",
+        manifest: &manifest,
+    }];
+    let resolved = resolve(&importers, &metadata, &opts)
+        .await
+        .unwrap_or_else(|e| panic!("{project}: {e:?}"));
+    resolved
+        .lockfile
+        .to_yaml()
+        .replace(&url, REGISTRY_PLACEHOLDER)
+}
+
+fn committed(project: &str) -> String {
+    std::fs::read_to_string(project_dir(project).join("pnpm-lock.yaml")).expect("lockfile")
+}
+
+macro_rules! same_as_pnpm {
+    ($($test:ident: $project:literal,)*) => {$(
+        #[test]
+        fn $test() {
+            // Started outside the runtime: the registry makes its own.
+            let registry = Registry::start_fixtures();
+            let runtime = tokio::runtime::Runtime::new().expect("runtime");
+            let resolved = runtime.block_on(resolved_lockfile(&registry, $project));
+            assert_eq!(resolved, committed($project));
+        }
+    )*};
+}
+
+same_as_pnpm! {
+    basic: "basic",
+    aliases: "aliases",
+    peers: "peers",
+    peers_hashed: "peers-hashed",
+    optional_peers: "optional-peers",
+    optional_platform: "optional-platform",
+    peer_bins: "peer-bins",
+    hoisting: "hoisting",
+    engines: "engines",
+}
