@@ -208,6 +208,10 @@ pub struct InstallArgs {
     #[arg(long)]
     pub frozen_lockfile: bool,
 
+    /// Resolve and write pnpm-lock.yaml without installing anything.
+    #[arg(long, conflicts_with = "frozen_lockfile")]
+    pub lockfile_only: bool,
+
     /// Never touch the network: everything must already be in the store.
     #[arg(long)]
     pub offline: bool,

@@ -34,12 +34,8 @@ fn missing_lockfile_is_no_lockfile() {
     assert_fails_with(&out, "ERR_PNPM_NO_LOCKFILE");
     assert!(!project.join("node_modules").exists());
 
-    // Without --frozen-lockfile the message is not about that flag.
-    let out = pacquet(&env, &project, &["install"]);
-    assert_fails_with(&out, "ERR_PACQUET_RESOLUTION_NOT_SUPPORTED");
-    assert!(!stderr(&out).contains("frozen"), "{}", stderr(&out));
-    assert!(stderr(&out).contains("pnpm install --lockfile-only"));
-    assert!(!project.join("node_modules").exists());
+    assert!(!project.join("pnpm-lock.yaml").exists());
+    // Without --frozen-lockfile it is resolved (tests/resolution.rs).
 }
 
 /// pnpm 12.21: `ERR_PNPM_NO_PKG_MANIFEST`, "No package.json found in <dir>";
@@ -164,10 +160,13 @@ fn outdated_lockfile_is_refused() {
 
     let out = pacquet(&env, &project, &["install", "--frozen-lockfile"]);
     assert_fails_with(&out, "ERR_PNPM_OUTDATED_LOCKFILE");
-    // Without --frozen-lockfile it would need resolving, which pacquet says
-    // it cannot do yet.
+    // Without --frozen-lockfile no version satisfies `^2.0.0`; the
+    // lockfile is left as it was.
+    let before = std::fs::read_to_string(project.join("pnpm-lock.yaml")).unwrap();
     let out = pacquet(&env, &project, &["install"]);
-    assert_fails_with(&out, "ERR_PACQUET_RESOLUTION_NOT_SUPPORTED");
+    assert_fails_with(&out, "ERR_PNPM_NO_MATCHING_VERSION");
+    let after = std::fs::read_to_string(project.join("pnpm-lock.yaml")).unwrap();
+    assert_eq!(before, after);
 }
 
 #[test]

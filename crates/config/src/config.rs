@@ -240,6 +240,9 @@ pub struct Config {
     pub dedupe_direct_deps: bool,
     pub dedupe_injected_deps: bool,
     pub dedupe_peer_dependents: bool,
+    /// `resolutionMode` (`highest` by default; `time-based`,
+    /// `lowest-direct`): how resolution picks versions.
+    pub resolution_mode: String,
     /// `true`, `false` or `"deep"`.
     pub link_workspace_packages: Value,
     pub prefer_workspace_packages: bool,

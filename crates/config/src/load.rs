@@ -287,6 +287,9 @@ fn resolve_settings(
         dedupe_direct_deps: layers.bool("dedupeDirectDeps", false),
         dedupe_injected_deps: layers.bool("dedupeInjectedDeps", true),
         dedupe_peer_dependents: layers.bool("dedupePeerDependents", true),
+        resolution_mode: layers
+            .string("resolutionMode")
+            .unwrap_or_else(|| "highest".to_owned()),
         link_workspace_packages: layers
             .typed("linkWorkspacePackages", |v| match v {
                 Value::Bool(_) => Some(v.clone()),

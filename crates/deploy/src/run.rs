@@ -123,6 +123,7 @@ pub fn deploy(
         frozen_lockfile: true,
         filter: None,
         root_only: true,
+        lockfile_only: false,
     };
     Ok(install(&request, runtime, reporter)?)
 }

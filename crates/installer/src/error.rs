@@ -33,26 +33,44 @@ pub enum InstallError {
     )]
     NoProjectsMatched { dir: PathBuf },
 
-    /// Without `--frozen-lockfile` and without a lockfile: there is nothing
-    /// to install from.
-    #[error("No pnpm-lock.yaml in {}, and pacquet cannot resolve dependencies yet", dir.display())]
+    /// Without `--frozen-lockfile` and without a lockfile: the install
+    /// resolves one (the lockfile gate's answer, never reported).
+    #[error("No pnpm-lock.yaml in {}", dir.display())]
     #[diagnostic(
-        code(ERR_PACQUET_RESOLUTION_NOT_SUPPORTED),
-        help("Create it with `pnpm install --lockfile-only`, then run pacquet again.")
+        code(ERR_PACQUET_RESOLUTION_NEEDED),
+        help("Run `pacquet install` without --frozen-lockfile to resolve it.")
     )]
     NoLockfile { dir: PathBuf },
 
-    /// Without `--frozen-lockfile`, a lockfile that would need resolving.
-    #[error("pnpm-lock.yaml must be updated, and pacquet cannot resolve dependencies yet")]
+    /// Without `--frozen-lockfile`, a lockfile that needs resolving again
+    /// (the lockfile gate's answer; the install then resolves).
+    #[error("pnpm-lock.yaml must be updated")]
     #[diagnostic(
-        code(ERR_PACQUET_RESOLUTION_NOT_SUPPORTED),
-        help("Run `pnpm install` to update pnpm-lock.yaml, then run pacquet again.")
+        code(ERR_PACQUET_RESOLUTION_NEEDED),
+        help("Run `pacquet install` without --frozen-lockfile to update it.")
     )]
     NeedsResolution(#[source] Box<pacquet_lockfile::LockfileError>),
 
     #[error(transparent)]
     #[diagnostic(transparent)]
     Tarball(#[from] pacquet_tarball::TarballError),
+
+    /// Resolving the projects' dependencies failed.
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Resolve(pacquet_resolver::ResolveError),
+
+    #[error("cannot write {}: {source}", path.display())]
+    #[diagnostic(
+        code(ERR_PACQUET_WRITE_LOCKFILE),
+        help(
+            "Check that the project directory is writable; the previous lockfile was left as it was."
+        )
+    )]
+    WriteLockfile {
+        path: PathBuf,
+        source: std::io::Error,
+    },
 
     /// The lockfile failed the supply-chain verification.
     #[error(transparent)]

@@ -150,7 +150,7 @@ pub fn read_projects(config: &Config) -> Result<Vec<Project>, InstallError> {
         .collect()
 }
 
-fn read_project(root: &std::path::Path, dir: PathBuf) -> Result<Project, InstallError> {
+pub(crate) fn read_project(root: &std::path::Path, dir: PathBuf) -> Result<Project, InstallError> {
     let manifest =
         ProjectManifest::from_path(&dir.join("package.json")).map_err(InstallError::Lockfile)?;
     Ok(Project {
@@ -202,7 +202,7 @@ pub fn importer_id(root: &Path, dir: &Path) -> String {
 /// checksum is of the file's bytes). Its hooks are not run: a frozen
 /// install does not resolve, which is what `readPackage` and
 /// `afterAllResolved` change. `ignorePnpmfile`: no pnpmfile.
-fn pnpmfile_checksum(config: &Config) -> Option<String> {
+pub(crate) fn pnpmfile_checksum(config: &Config) -> Option<String> {
     use base64::Engine;
     use sha2::{Digest, Sha256};
     if config.ignore_pnpmfile {

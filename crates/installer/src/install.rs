@@ -42,6 +42,8 @@ pub struct InstallRequest<'a> {
     /// The workspace root is the only project, whatever `packages` says
     /// (`deploy`: the settings are the source workspace's).
     pub root_only: bool,
+    /// `--lockfile-only`: resolve and write `pnpm-lock.yaml`, install nothing.
+    pub lockfile_only: bool,
 }
 
 /// Installs the projects of `req.config` from the lockfile. Blocking: the
@@ -149,8 +151,25 @@ pub fn install(
         report: &report_line,
     };
     // pnpm 12 runs the root's `preinstall` first, before the lockfile checks.
-    project_scripts.run_early()?;
-    let checked = gates::read_checked_lockfile(config, req.frozen_lockfile, req.root_only)?;
+    if !req.lockfile_only {
+        project_scripts.run_early()?;
+    }
+    let checked = match gates::read_checked_lockfile(config, req.frozen_lockfile, req.root_only) {
+        // Without `--frozen-lockfile`, what the lockfile lacks is resolved
+        // and the new lockfile checked like any other.
+        Err(InstallError::NoLockfile { .. } | InstallError::NeedsResolution(_))
+            if !req.frozen_lockfile =>
+        {
+            crate::resolve::resolve_lockfile(config, req.root_only, runtime, reporter)?;
+            phases.mark("resolve");
+            gates::read_checked_lockfile(config, true, req.root_only)?
+        }
+        Ok(_) if req.lockfile_only => return Ok(InstallSummary::default()),
+        checked => checked?,
+    };
+    if req.lockfile_only {
+        return Ok(InstallSummary::default());
+    }
     phases.mark("lockfile");
     // Read once, and before anything is written: a `cafile` that cannot be
     // read must not leave a half-made `node_modules`.

@@ -30,6 +30,7 @@ mod project_engines;
 mod project_scripts;
 mod remove;
 pub mod reporter;
+mod resolve;
 pub mod settings;
 mod skills;
 mod stale;

@@ -148,15 +148,22 @@ pub struct Walker<'a, M> {
     pub graph: Graph,
     metadata: &'a M,
     eligible: Eligible<'a>,
+    age_fallback: bool,
     auto_install_peers: bool,
 }
 
 impl<'a, M: Metadata> Walker<'a, M> {
-    pub fn new(metadata: &'a M, eligible: Eligible<'a>, auto_install_peers: bool) -> Self {
+    pub fn new(
+        metadata: &'a M,
+        eligible: Eligible<'a>,
+        age_fallback: bool,
+        auto_install_peers: bool,
+    ) -> Self {
         Walker {
             graph: Graph::default(),
             metadata,
             eligible,
+            age_fallback,
             auto_install_peers,
         }
     }
@@ -326,6 +333,11 @@ impl<'a, M: Metadata> Walker<'a, M> {
         let eligible = self.eligible;
         let version = pick(packument, &spec.selector, &weight, &|v| {
             eligible(packument, v)
+        })
+        .or_else(|| {
+            self.age_fallback
+                .then(|| pick(packument, &spec.selector, &weight, &|_| true))
+                .flatten()
         })
         .ok_or_else(|| {
             no_matching_version(

@@ -33,6 +33,9 @@ pub struct ResolveOptions<'a> {
     pub registry_for: &'a dyn Fn(&str) -> String,
     /// Which versions may be picked (`minimumReleaseAge`).
     pub eligible: graph::Eligible<'a>,
+    /// When no eligible version satisfies a range, pick among all of them
+    /// (`minimumReleaseAgeStrict: false`).
+    pub age_fallback: bool,
 }
 
 /// A resolved lockfile and what pnpm would warn about on the way.
@@ -54,7 +57,12 @@ pub async fn resolve<M: Metadata>(
     let peer_opts = peers::PeerOptions {
         peers_suffix_max_length: opts.peers_suffix_max_length as usize,
     };
-    let mut walker = graph::Walker::new(metadata, opts.eligible, opts.auto_install_peers);
+    let mut walker = graph::Walker::new(
+        metadata,
+        opts.eligible,
+        opts.age_fallback,
+        opts.auto_install_peers,
+    );
     let mut peer_issues = false;
     for importer in &importers {
         let index = walker.add_importer(*importer).await?;

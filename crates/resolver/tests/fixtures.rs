@@ -45,6 +45,7 @@ async fn resolved_lockfile(registry: &Registry, project: &str) -> String {
             .map_or(1000, |v| v.parse().expect("number")),
         registry_for: &registry_for,
         eligible: &|_, _| true,
+        age_fallback: false,
     };
     let importers = [ImporterInput {
         id: ".",

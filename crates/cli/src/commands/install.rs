@@ -48,6 +48,7 @@ pub fn run(
         frozen_lockfile: args.frozen_lockfile,
         filter: filter.as_ref(),
         root_only: false,
+        lockfile_only: args.lockfile_only,
     };
     install(&request, runtime, reporter.as_ref())
         .map_err(|e| Box::new(e) as Box<dyn Diagnostic + Send + Sync>)?;

@@ -1,0 +1,260 @@
+//! `pacquet install` without a lockfile (or with one the manifest no longer
+//! matches) resolves like pnpm 12.21: both tools, against the same loopback
+//! registry, write the same `pnpm-lock.yaml` and the same tree.
+
+mod support;
+
+use std::path::{Path, PathBuf};
+
+use pacquet_testing::{DiffOptions, PnpmEnv, Registry, assert_trees_equal, prepare_project};
+use support::{pacquet, stderr};
+
+/// A copy of fixture `name` per tool, lockfile removed, then `edit`ed.
+fn sides(
+    registry: &Registry,
+    tmp: &Path,
+    name: &str,
+    edit: &dyn Fn(&Path),
+) -> [(PathBuf, PnpmEnv); 2] {
+    ["pnpm", "pacquet"].map(|side| {
+        let project = tmp.join(side).join("project");
+        prepare_project(name, &project, &registry.url());
+        std::fs::remove_file(project.join("pnpm-lock.yaml")).unwrap();
+        edit(&project);
+        let env = PnpmEnv::new(&tmp.join(side).join("env"), &registry.url());
+        (project, env)
+    })
+}
+
+fn pacquet_ok(env: &PnpmEnv, project: &Path, args: &[&str]) {
+    let out = pacquet(env, project, args);
+    assert!(out.status.success(), "pacquet {args:?}: {}", stderr(&out));
+}
+
+fn lockfile(project: &Path) -> String {
+    std::fs::read_to_string(project.join("pnpm-lock.yaml")).expect("a lockfile was written")
+}
+
+/// Both tools install `name` without a lockfile; lockfiles and trees match.
+fn resolves_like_pnpm(name: &str, edit: &dyn Fn(&Path)) {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let [(pnpm_project, pnpm_env), (project, env)] = sides(&registry, tmp.path(), name, edit);
+    pnpm_env.run_ok(
+        &pnpm_project,
+        &["install", "--no-frozen-lockfile", "--reporter=append-only"],
+    );
+    pacquet_ok(&env, &project, &["install"]);
+    pretty_assertions::assert_eq!(lockfile(&project), lockfile(&pnpm_project), "{name}");
+    let opts =
+        DiffOptions::for_installs(&pnpm_project, &pnpm_env.store_dir, &project, &env.store_dir);
+    assert_trees_equal(&pnpm_project, &project, &opts);
+}
+
+fn unchanged(_: &Path) {}
+
+#[test]
+fn projects_without_a_lockfile_resolve_like_pnpm() {
+    for name in [
+        "basic",
+        "aliases",
+        "peers",
+        "optional-peers",
+        "optional-platform",
+        "peer-bins",
+    ] {
+        resolves_like_pnpm(name, &unchanged);
+    }
+}
+
+#[test]
+fn hashed_peer_suffixes_resolve_like_pnpm() {
+    resolves_like_pnpm("peers-hashed", &unchanged);
+}
+
+/// An edited manifest: ranges, a dist-tag, a new alias and a project peer.
+#[test]
+fn an_edited_manifest_resolves_like_pnpm() {
+    resolves_like_pnpm("basic", &|project| {
+        let path = project.join("package.json");
+        let mut manifest: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let deps = manifest["dependencies"].as_object_mut().unwrap();
+        deps.insert("pq-plain".into(), "*".into());
+        deps.insert("pq-dup".into(), "latest".into());
+        deps.insert("wrapped".into(), "npm:pq-peer-wrapper@^1.0.0".into());
+        deps.remove("pq-deprecated");
+        manifest["peerDependencies"] = serde_json::json!({"@pq/peer-host": "^1.0.0"});
+        std::fs::write(&path, serde_json::to_string_pretty(&manifest).unwrap()).unwrap();
+    });
+}
+
+/// A lockfile the manifest no longer matches is resolved again; the
+/// result is what pnpm writes from scratch.
+#[test]
+fn an_outdated_lockfile_is_resolved_again() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let project = tmp.path().join("project");
+    prepare_project("basic", &project, &registry.url());
+    let env = PnpmEnv::new(&tmp.path().join("env"), &registry.url());
+    let path = project.join("package.json");
+    let manifest = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(&path, manifest.replace("\"pq-exec-file\": \"1.0.0\",", "")).unwrap();
+    pacquet_ok(&env, &project, &["install"]);
+    let written = lockfile(&project);
+    assert!(!written.contains("pq-exec-file"), "{written}");
+    assert!(!project.join("node_modules/pq-exec-file").exists());
+    assert!(project.join("node_modules/pq-plain/package.json").exists());
+
+    let reference = tmp.path().join("reference");
+    prepare_project("basic", &reference, &registry.url());
+    std::fs::remove_file(reference.join("pnpm-lock.yaml")).unwrap();
+    std::fs::copy(&path, reference.join("package.json")).unwrap();
+    env.lockfile_only(&reference);
+    pretty_assertions::assert_eq!(written, lockfile(&reference));
+}
+
+/// `--lockfile-only` writes the lockfile pnpm writes and installs nothing.
+#[test]
+fn lockfile_only_writes_just_the_lockfile() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let [(pnpm_project, pnpm_env), (project, env)] =
+        sides(&registry, tmp.path(), "peers", &unchanged);
+    pnpm_env.lockfile_only(&pnpm_project);
+    pacquet_ok(&env, &project, &["install", "--lockfile-only"]);
+    pretty_assertions::assert_eq!(lockfile(&project), lockfile(&pnpm_project));
+    assert!(!project.join("node_modules").exists());
+    assert!(
+        !env.store_dir.join("index.db").exists(),
+        "nothing was fetched into the store"
+    );
+}
+
+fn fails_with(out: &std::process::Output, code: &str) {
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(out));
+    assert!(
+        stderr(out).contains(code),
+        "expected {code} in:\n{}",
+        stderr(out)
+    );
+}
+
+fn with_dependency(project: &Path, name: &str, spec: &str) {
+    let path = project.join("package.json");
+    let mut manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    manifest["dependencies"][name] = spec.into();
+    std::fs::write(&path, serde_json::to_string_pretty(&manifest).unwrap()).unwrap();
+}
+
+/// No version satisfies: pnpm's code and message, the published versions
+/// in the help, and nothing written.
+#[test]
+fn no_matching_version_is_refused_like_pnpm() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let edit = |p: &Path| with_dependency(p, "pq-plain", "^9.0.0");
+    let [(pnpm_project, pnpm_env), (project, env)] = sides(&registry, tmp.path(), "basic", &edit);
+    let theirs = pnpm_env.run(&pnpm_project, &["install", "--no-frozen-lockfile"]);
+    let ours = pacquet(&env, &project, &["install"]);
+    fails_with(&ours, "ERR_PNPM_NO_MATCHING_VERSION");
+    assert_eq!(theirs.status.code(), Some(1));
+    let message = format!(
+        "No matching version found for pq-plain@^9.0.0 while fetching it from {}",
+        registry.url()
+    );
+    let pnpm_says = format!(
+        "{}{}",
+        String::from_utf8_lossy(&theirs.stdout),
+        stderr(&theirs)
+    );
+    // Both wrap long lines in a box; compare without the wrapping.
+    let flat = |s: &str| -> String {
+        s.chars()
+            .filter(|c| !c.is_whitespace() && !"│╰─▶├".contains(*c))
+            .collect()
+    };
+    assert!(
+        flat(&pnpm_says).contains(&flat(&message)),
+        "pnpm: {pnpm_says}"
+    );
+    assert!(
+        flat(&stderr(&ours)).contains(&flat(&message)),
+        "{}",
+        stderr(&ours)
+    );
+    let help = "The latest release of pq-plain is \"1.1.0\". Published at 1/1/2020";
+    assert!(flat(&pnpm_says).contains(&flat(help)), "pnpm: {pnpm_says}");
+    assert!(
+        flat(&stderr(&ours)).contains(&flat(help)),
+        "{}",
+        stderr(&ours)
+    );
+    assert!(!project.join("pnpm-lock.yaml").exists());
+    assert!(!project.join("node_modules").exists());
+}
+
+/// A package the registry does not have: `ERR_PNPM_FETCH_404`.
+#[test]
+fn a_missing_package_is_fetch_404() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let edit = |p: &Path| with_dependency(p, "pq-no-such-package", "^1.0.0");
+    let [(pnpm_project, pnpm_env), (project, env)] = sides(&registry, tmp.path(), "basic", &edit);
+    let theirs = pnpm_env.run(&pnpm_project, &["install", "--no-frozen-lockfile"]);
+    let pnpm_says = format!(
+        "{}{}",
+        String::from_utf8_lossy(&theirs.stdout),
+        stderr(&theirs)
+    );
+    assert!(
+        pnpm_says.contains("ERR_PNPM_FETCH_404"),
+        "pnpm: {pnpm_says}"
+    );
+    let ours = pacquet(&env, &project, &["install"]);
+    fails_with(&ours, "ERR_PNPM_FETCH_404");
+    assert!(
+        stderr(&ours).contains("pq-no-such-package is not in the npm registry"),
+        "{}",
+        stderr(&ours)
+    );
+    assert!(!project.join("pnpm-lock.yaml").exists());
+}
+
+/// What resolution does not do yet is refused by name, before anything
+/// is written: other protocols, and settings that change resolution.
+#[test]
+fn what_resolution_cannot_do_is_refused() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let project = tmp.path().join("project");
+    prepare_project("basic", &project, &registry.url());
+    std::fs::remove_file(project.join("pnpm-lock.yaml")).unwrap();
+    let env = PnpmEnv::new(&tmp.path().join("env"), &registry.url());
+    with_dependency(&project, "local", "file:./local");
+    let out = pacquet(&env, &project, &["install"]);
+    fails_with(&out, "ERR_PACQUET_RESOLUTION_NOT_SUPPORTED");
+    assert!(stderr(&out).contains("file:./local"), "{}", stderr(&out));
+    assert!(!project.join("pnpm-lock.yaml").exists());
+
+    let path = project.join("package.json");
+    let manifest = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(
+        &path,
+        manifest.replace("\"local\": \"file:./local\"", "\"x\": \"1.0.0\""),
+    )
+    .unwrap();
+    let workspace = project.join("pnpm-workspace.yaml");
+    let text = std::fs::read_to_string(&workspace).unwrap_or_default();
+    std::fs::write(
+        &workspace,
+        format!("{text}\noverrides:\n  pq-plain: 1.0.0\n"),
+    )
+    .unwrap();
+    let out = pacquet(&env, &project, &["install"]);
+    fails_with(&out, "ERR_PACQUET_UNSUPPORTED_SETTING");
+    assert!(stderr(&out).contains("overrides"), "{}", stderr(&out));
+    assert!(!project.join("pnpm-lock.yaml").exists());
+}

@@ -1,0 +1,170 @@
+//! `pacquet install` without a lockfile that satisfies the manifests:
+//! resolve, write `pnpm-lock.yaml` as pnpm 12 would, then install from it
+//! (docs/resolution.md). What resolution does not do yet is refused by
+//! name before anything is written.
+
+use std::path::Path;
+
+use nodejs_semver::Version;
+use pacquet_config::Config;
+use pacquet_resolver::packument::Packument;
+use pacquet_resolver::{ImporterInput, RegistryMetadata, ResolveOptions};
+use pacquet_tarball::{Fetcher, FetcherOptions};
+use pacquet_verification::Policy;
+
+use crate::gates::{LOCKFILE_NAME, Project, read_projects};
+use crate::reporter::{Event, Reporter};
+use crate::{InstallError, settings};
+
+/// The settings' routing and credentials, as resolution asks for them.
+struct ConfigRegistries<'a>(&'a Config);
+
+impl pacquet_resolver::Registries for ConfigRegistries<'_> {
+    fn registry_for(&self, name: &str) -> String {
+        self.0.registry_for(name).to_string()
+    }
+
+    fn authorization_for(&self, url: &str, name: &str) -> Option<String> {
+        self.0.authorization_for(url, Some(name))
+    }
+}
+
+/// Resolves the projects of `config` and writes `pnpm-lock.yaml`.
+pub(crate) fn resolve_lockfile(
+    config: &Config,
+    root_only: bool,
+    runtime: &tokio::runtime::Handle,
+    reporter: &dyn Reporter,
+) -> Result<(), InstallError> {
+    let projects = if root_only {
+        vec![crate::gates::read_project(
+            &config.workspace_root,
+            config.workspace_root.clone(),
+        )?]
+    } else {
+        read_projects(config)?
+    };
+    refuse_unsupported(config, &projects)?;
+    let fetcher_options: FetcherOptions = settings::fetcher_options(config)?;
+    let fetcher = Fetcher::new(fetcher_options).map_err(InstallError::Tarball)?;
+    let registries = ConfigRegistries(config);
+    let now = pacquet_verification::timestamp::now_ms();
+    let policy =
+        Policy::from_config(config, now).map_err(|e| InstallError::Verification(e.into()))?;
+    // Publish times are only in full documents.
+    let full = policy.cutoff_ms().is_some();
+    let metadata = RegistryMetadata::new(
+        &fetcher,
+        Some(&config.cache_dir),
+        &registries,
+        config.offline,
+        full,
+    );
+    let eligible =
+        |packument: &Packument, version: &Version| mature(&policy, packument, &version.to_string());
+    let registry_for = |name: &str| config.registry_for(name).to_string();
+    let opts = ResolveOptions {
+        auto_install_peers: config.auto_install_peers,
+        exclude_links_from_lockfile: config.exclude_links_from_lockfile,
+        peers_suffix_max_length: config.peers_suffix_max_length,
+        registry_for: &registry_for,
+        eligible: &eligible,
+        // Without `minimumReleaseAgeStrict`, a range only young versions
+        // satisfy is picked as if there were no age limit.
+        age_fallback: !config.minimum_release_age_strict.unwrap_or(false),
+    };
+    let importers: Vec<ImporterInput<'_>> = projects
+        .iter()
+        .map(|p| ImporterInput {
+            id: &p.id,
+            manifest: &p.manifest,
+        })
+        .collect();
+    let resolved = runtime
+        .block_on(pacquet_resolver::resolve(&importers, &metadata, &opts))
+        .map_err(InstallError::Resolve)?;
+    if resolved.peer_issues {
+        reporter.report(Event::Warning {
+            message: "Issues with peer dependencies found. Run \"pnpm peers check\" to list them.",
+        });
+    }
+    write_lockfile(
+        &config.workspace_root.join(LOCKFILE_NAME),
+        &resolved.lockfile.to_yaml(),
+    )
+}
+
+/// Whether `version` is old enough for `minimumReleaseAge`.
+fn mature(policy: &Policy, packument: &Packument, version: &str) -> bool {
+    let Some(cutoff) = policy.cutoff_ms() else {
+        return true;
+    };
+    if !policy.age_applies(&packument.name, version) {
+        return true;
+    }
+    match packument
+        .time
+        .as_ref()
+        .and_then(|t| t.get(version))
+        .and_then(|t| pacquet_state::parse_iso_date(t))
+    {
+        Some(published) => published <= cutoff,
+        None => policy.ignore_missing_time,
+    }
+}
+
+/// Settings and projects resolution would not honour.
+fn refuse_unsupported(config: &Config, projects: &[Project]) -> Result<(), InstallError> {
+    let refused = [
+        (
+            projects.len() > 1,
+            "resolving a workspace of several projects",
+        ),
+        (!config.overrides.is_empty(), "overrides (when resolving)"),
+        (
+            config
+                .package_extensions
+                .as_ref()
+                .is_some_and(|v| !v.is_null()),
+            "packageExtensions (when resolving)",
+        ),
+        (
+            !config.patched_dependencies.is_empty(),
+            "patchedDependencies (when resolving)",
+        ),
+        (config.dedupe_peers, "dedupePeers: true (when resolving)"),
+        (
+            !config.ignored_optional_dependencies.is_empty(),
+            "ignoredOptionalDependencies (when resolving)",
+        ),
+        (
+            config.resolution_mode != "highest",
+            "resolutionMode other than highest",
+        ),
+        (
+            crate::gates::pnpmfile_checksum(config).is_some(),
+            "a pnpmfile's hooks (when resolving)",
+        ),
+    ];
+    match refused.into_iter().find(|(refused, _)| *refused) {
+        Some((_, setting)) => Err(InstallError::UnsupportedSetting {
+            setting: setting.to_owned(),
+        }),
+        None => Ok(()),
+    }
+}
+
+/// Replaces the lockfile through a temporary file, so an interrupted
+/// write leaves the old one.
+fn write_lockfile(path: &Path, text: &str) -> Result<(), InstallError> {
+    let tmp = path.with_extension(format!("yaml.{}.tmp", std::process::id()));
+    let io = |source: std::io::Error| InstallError::WriteLockfile {
+        path: path.to_owned(),
+        source,
+    };
+    std::fs::write(&tmp, text).map_err(io)?;
+    std::fs::rename(&tmp, path).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        io(e)
+    })
+}
