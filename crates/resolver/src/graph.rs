@@ -150,6 +150,8 @@ pub struct Walker<'a, M> {
     eligible: Eligible<'a>,
     age_fallback: bool,
     auto_install_peers: bool,
+    /// Names whose packument could not be had, and why.
+    failed: HashMap<String, ResolveError>,
 }
 
 impl<'a, M: Metadata> Walker<'a, M> {
@@ -165,6 +167,7 @@ impl<'a, M: Metadata> Walker<'a, M> {
             eligible,
             age_fallback,
             auto_install_peers,
+            failed: HashMap::new(),
         }
     }
 
@@ -237,11 +240,24 @@ impl<'a, M: Metadata> Walker<'a, M> {
         let preferred = manifest_selectors(manifest);
         while !level.is_empty() {
             self.fetch_all(level.iter().map(|r| r.spec.name.as_str()))
-                .await?;
+                .await;
             // The occurrence that resolves each new package's children.
             let mut owners: IndexMap<PkgId, Rc<PathNode>> = IndexMap::new();
             for request in &level {
-                let id = self.pick(index, request, &preferred)?;
+                let id = match self.pick(index, request, &preferred) {
+                    Ok(id) => id,
+                    // An optional dependency that cannot be resolved is
+                    // left out, as pnpm 12 does (docs/resolution.md §3).
+                    Err(e) if request.optional => {
+                        tracing::info!(
+                            "{}@{} is an optional dependency that could not be resolved ({e}). Excluding it from installation.",
+                            request.alias,
+                            request.spec.raw
+                        );
+                        continue;
+                    }
+                    Err(e) => return Err(e),
+                };
                 match &request.parent {
                     Parent::Importer { group, specifier } => {
                         self.graph.importers[index].deps.push(Direct {
@@ -289,21 +305,29 @@ impl<'a, M: Metadata> Walker<'a, M> {
         Ok(())
     }
 
-    /// Fetches the packuments of `names` not fetched yet, all at once.
-    async fn fetch_all<'n>(
-        &mut self,
-        names: impl IntoIterator<Item = &'n str>,
-    ) -> Result<(), ResolveError> {
+    /// Fetches the packuments of `names` not fetched yet, all at once;
+    /// failures are kept for the requests that need them.
+    async fn fetch_all<'n>(&mut self, names: impl IntoIterator<Item = &'n str>) {
         let mut seen = HashSet::new();
         let missing: Vec<&str> = names
             .into_iter()
-            .filter(|n| !self.graph.packuments.contains_key(*n) && seen.insert(*n))
+            .filter(|n| {
+                !self.graph.packuments.contains_key(*n)
+                    && !self.failed.contains_key(*n)
+                    && seen.insert(*n)
+            })
             .collect();
         let fetched = join_all(missing.iter().map(|name| self.metadata.packument(name))).await;
         for (name, result) in missing.into_iter().zip(fetched) {
-            self.graph.packuments.insert(name.to_owned(), result?);
+            match result {
+                Ok(packument) => {
+                    self.graph.packuments.insert(name.to_owned(), packument);
+                }
+                Err(e) => {
+                    self.failed.insert(name.to_owned(), e);
+                }
+            }
         }
-        Ok(())
     }
 
     fn pick(
@@ -313,7 +337,9 @@ impl<'a, M: Metadata> Walker<'a, M> {
         preferred: &HashMap<&str, Vec<(&str, Selector)>>,
     ) -> Result<PkgId, ResolveError> {
         let spec = &request.spec;
-        let packument = &self.graph.packuments[&spec.name];
+        let Some(packument) = self.graph.packuments.get(&spec.name) else {
+            return Err(self.failed[&spec.name].clone());
+        };
         let overlay = self.overlay(index, &request.path, &spec.name);
         let manifest_selectors: Vec<&Selector> = preferred
             .get(spec.name.as_str())

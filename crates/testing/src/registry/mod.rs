@@ -145,7 +145,12 @@ impl Registry {
     /// Like [`Registry::start_mirror`] on a chosen port (0 = any).
     pub fn start_mirror_on_port(dir: impl Into<PathBuf>, port: u16) -> Registry {
         let listener = server::bind(port);
-        Registry::launch(listener, Source::Mirror(dir.into()), None)
+        let url = url_of(listener.local_addr().expect("local addr"));
+        let source = Source::Mirror {
+            dir: dir.into(),
+            url,
+        };
+        Registry::launch(listener, source, None)
     }
 
     fn launch(

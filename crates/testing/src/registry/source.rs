@@ -15,8 +15,10 @@ pub enum Source {
         tarballs: HashMap<String, Vec<u8>>,
     },
     /// A directory laid out as `<name>/-/<file>.tgz`; a packument is served
-    /// from `<name>/index.json` when present.
-    Mirror(PathBuf),
+    /// from `<name>/index.json` when present, its npm registry tarball URLs
+    /// pointing at this registry (`url`), so what resolves against it also
+    /// downloads from it.
+    Mirror { dir: PathBuf, url: String },
 }
 
 impl Source {
@@ -58,7 +60,7 @@ impl Source {
                     not_found()
                 }
             }
-            Source::Mirror(dir) => mirror_file(dir, path),
+            Source::Mirror { dir, url } => mirror_file(dir, url, path),
         }
     }
 }
@@ -81,7 +83,7 @@ fn not_found() -> Response {
     )
 }
 
-fn mirror_file(dir: &Path, path: &str) -> Response {
+fn mirror_file(dir: &Path, url: &str, path: &str) -> Response {
     let rel = Path::new(path);
     let safe = rel.components().all(|c| matches!(c, Component::Normal(_)));
     if !safe || path.is_empty() {
@@ -96,6 +98,11 @@ fn mirror_file(dir: &Path, path: &str) -> Response {
         (full, "application/octet-stream")
     };
     match std::fs::read(&file) {
+        Ok(body) if content_type == "application/json" => {
+            let text = String::from_utf8_lossy(&body)
+                .replace("\"https://registry.npmjs.org/", &format!("\"{url}"));
+            Response::new(200, content_type, text.into_bytes())
+        }
         Ok(body) => Response::new(200, content_type, body),
         Err(_) => not_found(),
     }
