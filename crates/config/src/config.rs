@@ -243,6 +243,9 @@ pub struct Config {
     /// `resolutionMode` (`highest` by default; `time-based`,
     /// `lowest-direct`): how resolution picks versions.
     pub resolution_mode: String,
+    /// `ignoreCompatibilityDb`: resolution leaves out the built-in
+    /// package extensions (docs/resolution.md §3).
+    pub ignore_compatibility_db: bool,
     /// `true`, `false` or `"deep"`.
     pub link_workspace_packages: Value,
     pub prefer_workspace_packages: bool,

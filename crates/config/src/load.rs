@@ -287,6 +287,7 @@ fn resolve_settings(
         dedupe_direct_deps: layers.bool("dedupeDirectDeps", false),
         dedupe_injected_deps: layers.bool("dedupeInjectedDeps", true),
         dedupe_peer_dependents: layers.bool("dedupePeerDependents", true),
+        ignore_compatibility_db: layers.bool("ignoreCompatibilityDb", false),
         resolution_mode: layers
             .string("resolutionMode")
             .unwrap_or_else(|| "highest".to_owned()),

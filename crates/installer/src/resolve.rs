@@ -72,6 +72,8 @@ pub(crate) fn resolve_lockfile(
         // Without `minimumReleaseAgeStrict`, a range only young versions
         // satisfy is picked as if there were no age limit.
         age_fallback: !config.minimum_release_age_strict.unwrap_or(false),
+        extensions: (!config.ignore_compatibility_db)
+            .then(pacquet_resolver::extensions::Extensions::builtin),
     };
     let importers: Vec<ImporterInput<'_>> = projects
         .iter()

@@ -25,7 +25,7 @@ pub async fn install_missing<M: Metadata>(
         let resolution = resolve_peers(&walker.graph, opts);
         // name → (consumer ranges, some consumer requires it)
         let mut wanted: BTreeMap<String, (Vec<String>, bool)> = BTreeMap::new();
-        for missing in resolution.missing.iter().filter(|m| m.importer == index) {
+        for missing in &resolution.missing[index] {
             let entry = wanted.entry(missing.peer.clone()).or_default();
             entry.0.push(missing.range.clone());
             entry.1 |= !missing.optional;

@@ -19,6 +19,7 @@ use nodejs_semver::{Range, Version};
 use pacquet_lockfile::ProjectManifest;
 
 use crate::ResolveError;
+use crate::extensions::Extensions;
 use crate::packument::{Packument, VersionManifest};
 use crate::pick::pick;
 use crate::source::Metadata;
@@ -152,6 +153,8 @@ pub struct Walker<'a, M> {
     auto_install_peers: bool,
     /// Names whose packument could not be had, and why.
     failed: HashMap<String, ResolveError>,
+    /// Applied to every manifest picked.
+    extensions: Option<&'a Extensions>,
 }
 
 impl<'a, M: Metadata> Walker<'a, M> {
@@ -160,6 +163,7 @@ impl<'a, M: Metadata> Walker<'a, M> {
         eligible: Eligible<'a>,
         age_fallback: bool,
         auto_install_peers: bool,
+        extensions: Option<&'a Extensions>,
     ) -> Self {
         Walker {
             graph: Graph::default(),
@@ -168,6 +172,7 @@ impl<'a, M: Metadata> Walker<'a, M> {
             age_fallback,
             auto_install_peers,
             failed: HashMap::new(),
+            extensions,
         }
     }
 
@@ -422,6 +427,9 @@ impl<'a, M: Metadata> Walker<'a, M> {
             })?;
         manifest.name = name.to_owned();
         manifest.version = version.to_string();
+        if let Some(extensions) = self.extensions {
+            extensions.apply(&mut manifest);
+        }
         if manifest.integrity.is_none() && manifest.tarball.is_none() {
             return Err(ResolveError::NoDist {
                 name: name.to_owned(),

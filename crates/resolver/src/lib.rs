@@ -5,11 +5,13 @@
 //! * [`graph`]: every package version the projects need, level by level.
 //! * [`peers`]: peer dependencies bound into snapshot keys; [`auto_peers`]:
 //!   the peers nothing provides, installed for the project.
+//! * [`extensions`]: fields pnpm adds to published manifests.
 //! * [`lockfile`]: the lockfile built from both.
 //! * [`source`]: where packuments come from.
 
 pub mod auto_peers;
 mod error;
+pub mod extensions;
 pub mod graph;
 pub mod lockfile;
 pub mod packument;
@@ -36,6 +38,9 @@ pub struct ResolveOptions<'a> {
     /// When no eligible version satisfies a range, pick among all of them
     /// (`minimumReleaseAgeStrict: false`).
     pub age_fallback: bool,
+    /// Extensions applied to every manifest: the built-in set unless
+    /// `ignoreCompatibilityDb`.
+    pub extensions: Option<&'a extensions::Extensions>,
 }
 
 /// A resolved lockfile and what pnpm would warn about on the way.
@@ -62,6 +67,7 @@ pub async fn resolve<M: Metadata>(
         opts.eligible,
         opts.age_fallback,
         opts.auto_install_peers,
+        opts.extensions,
     );
     let mut peer_issues = false;
     for importer in &importers {
@@ -74,7 +80,7 @@ pub async fn resolve<M: Metadata>(
     }
     let graph = walker.graph;
     let resolution = peers::resolve_peers(&graph, peer_opts);
-    peer_issues |= resolution.missing.iter().any(|m| !m.optional) || resolution.unmet;
+    peer_issues |= resolution.missing.iter().flatten().any(|m| !m.optional) || resolution.unmet;
     let settings = LockfileSettings {
         auto_install_peers: Some(opts.auto_install_peers),
         exclude_links_from_lockfile: Some(opts.exclude_links_from_lockfile),

@@ -1,5 +1,5 @@
 //! Peer dependencies: which instance of each peer every package gets, and
-//! the snapshot keys that follow (docs/resolution.md §3).
+//! the snapshot keys that follow (docs/resolution.md §4, §6).
 //!
 //! Each package is resolved in the scope of its parent: the parent's
 //! children, then the grandparent's, up to the project's direct
@@ -7,6 +7,10 @@
 //! of the package's key (`name@1.0.0(peer@2.0.0)`), and so does every peer
 //! of its descendants found above it. Packages with no peer anywhere below
 //! them have one key whatever their scope, and are resolved once.
+//!
+//! The walk first binds instances to instances; keys are computed after,
+//! because a peer may be bound to an ancestor whose own key is not known
+//! yet (`eslint` → `@eslint-community/eslint-utils` → peer `eslint`).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::rc::Rc;
@@ -20,10 +24,11 @@ use crate::suffix::peers_suffix;
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct SnapshotNode {
     pub pkg: PkgId,
-    /// alias → snapshot key of the dependency (resolved peers included).
+    /// alias → snapshot key of the dependency (its own bound peers
+    /// included).
     pub dependencies: BTreeMap<String, String>,
     pub optional_dependencies: BTreeMap<String, String>,
-    /// Peers of descendants that nothing above them provides.
+    /// Peers bound or missing below it that are not its own.
     pub transitive_peers: BTreeSet<String>,
 }
 
@@ -33,16 +38,14 @@ pub struct PeerResolution {
     pub snapshots: BTreeMap<String, SnapshotNode>,
     /// Per importer (same order as the graph's), alias → snapshot key.
     pub importers: Vec<BTreeMap<String, String>>,
-    /// Peers nothing provides.
-    pub missing: Vec<MissingPeer>,
+    /// Per importer, the peers nothing in its tree provides.
+    pub missing: Vec<Vec<MissingPeer>>,
     /// Some peer was bound to a version outside its range.
     pub unmet: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct MissingPeer {
-    pub importer: usize,
-    pub dependent: PkgId,
     pub peer: String,
     pub range: String,
     pub optional: bool,
@@ -76,45 +79,58 @@ impl Frame {
     }
 }
 
-#[derive(Debug, Clone)]
-struct Resolved {
-    key: String,
-    /// Peers taken from above the package: alias → snapshot key.
-    external: BTreeMap<String, String>,
-    /// Peers nothing in scope provides, of the package and below it.
-    missing: BTreeSet<String>,
+type InstanceId = usize;
+
+/// A package in one scope, bound to other instances.
+#[derive(Debug, Default)]
+struct Instance {
+    pkg: PkgId,
+    /// `(alias, instance, optional)` of its dependencies.
+    children: Vec<(String, InstanceId, bool)>,
+    /// `(peer, instance, optional)` of its own peers found in scope.
+    own_peers: Vec<(String, InstanceId, bool)>,
+    /// Peers bound above it, its own and its descendants': name → instance.
+    external: BTreeMap<String, InstanceId>,
+    /// Peers nothing in scope provides, its own and below: name → ranges.
+    missing: BTreeMap<String, Vec<(String, bool)>>,
+    /// No peer anywhere below: the key is the package id.
+    pure: bool,
 }
 
 struct Walker<'g> {
     graph: &'g Graph,
-    opts: PeerOptions,
     /// Packages with a peer somewhere below them (or their own).
     impure: HashSet<&'g str>,
-    memo: HashMap<(PkgId, usize), Resolved>,
-    in_progress: HashSet<(PkgId, usize)>,
-    /// Earlier results per package, reusable where the scope gives the same
-    /// external peers and lacks the same missing ones.
-    cache: HashMap<PkgId, Vec<Resolved>>,
+    instances: Vec<Instance>,
+    /// The instance of a package in a scope (frame id).
+    memo: HashMap<(PkgId, usize), InstanceId>,
+    /// The one instance of each pure package.
+    pure: HashMap<PkgId, InstanceId>,
+    /// Finished instances per package, reusable where the scope binds the
+    /// same external peers and lacks the same missing ones.
+    cache: HashMap<PkgId, Vec<InstanceId>>,
     next_frame: usize,
-    out: PeerResolution,
-    importer: usize,
+    unmet: bool,
+    /// The impure packages being resolved, outermost first: a package that
+    /// depends on one of its ancestors gets the ancestor's instance.
+    path: Vec<(PkgId, InstanceId)>,
 }
 
 /// Resolves the peers of every package reachable from the projects.
 pub fn resolve_peers(graph: &Graph, opts: PeerOptions) -> PeerResolution {
     let mut walker = Walker {
         graph,
-        opts,
         impure: impure_packages(graph),
+        instances: Vec::new(),
         memo: HashMap::new(),
-        in_progress: HashSet::new(),
+        pure: HashMap::new(),
         cache: HashMap::new(),
         next_frame: 0,
-        out: PeerResolution::default(),
-        importer: 0,
+        unmet: false,
+        path: Vec::new(),
     };
-    for (index, importer) in graph.importers.iter().enumerate() {
-        walker.importer = index;
+    let mut roots = Vec::new();
+    for importer in &graph.importers {
         let root = walker.frame(
             None,
             scope_entries(
@@ -125,17 +141,95 @@ pub fn resolve_peers(graph: &Graph, opts: PeerOptions) -> PeerResolution {
                     .chain(importer.deps.iter().map(|d| (&d.alias, &d.target))),
             ),
         );
-        for (_, target) in &importer.auto_peers {
-            walker.resolve(target, &root, &mut Vec::new());
-        }
-        let mut keys = BTreeMap::new();
-        for dep in &importer.deps {
-            let resolved = walker.resolve(&dep.target, &root, &mut Vec::new());
-            keys.insert(dep.alias.clone(), resolved.key);
-        }
-        walker.out.importers.push(keys);
+        let auto: Vec<InstanceId> = importer
+            .auto_peers
+            .iter()
+            .map(|(_, target)| walker.resolve(target, &root))
+            .collect();
+        let direct: Vec<(String, InstanceId)> = importer
+            .deps
+            .iter()
+            .map(|dep| (dep.alias.clone(), walker.resolve(&dep.target, &root)))
+            .collect();
+        roots.push((auto, direct));
     }
-    walker.out
+    let mut keys = Keys {
+        instances: &walker.instances,
+        keys: vec![None; walker.instances.len()],
+        cycle: components(
+            &walker
+                .instances
+                .iter()
+                .map(|i| i.external.values().copied().collect::<Vec<_>>())
+                .collect::<Vec<_>>(),
+        ),
+        cyclic_names: cyclic_peer_names(&walker.instances),
+        max_length: opts.peers_suffix_max_length,
+    };
+    let mut out = PeerResolution {
+        unmet: walker.unmet,
+        ..PeerResolution::default()
+    };
+    for id in 0..walker.instances.len() {
+        let key = keys.key(id);
+        if out.snapshots.contains_key(&key) {
+            continue;
+        }
+        let instance = &walker.instances[id];
+        let mut node = SnapshotNode {
+            pkg: instance.pkg.clone(),
+            ..SnapshotNode::default()
+        };
+        for (alias, target, optional) in instance.children.iter().chain(&instance.own_peers) {
+            let map = if *optional {
+                &mut node.optional_dependencies
+            } else {
+                &mut node.dependencies
+            };
+            map.insert(alias.clone(), keys.key(*target));
+        }
+        let own = &graph.packages[&instance.pkg].peers;
+        node.transitive_peers = instance
+            .external
+            .keys()
+            .chain(instance.missing.keys())
+            .filter(|name| !own.contains_key(*name))
+            .cloned()
+            .collect();
+        out.snapshots.insert(key, node);
+    }
+    for (auto, direct) in roots {
+        let mut missing: BTreeMap<String, Vec<(String, bool)>> = BTreeMap::new();
+        for id in auto.iter().chain(direct.iter().map(|(_, id)| id)) {
+            for (name, ranges) in &walker.instances[*id].missing {
+                missing
+                    .entry(name.clone())
+                    .or_default()
+                    .extend(ranges.iter().cloned());
+            }
+        }
+        out.missing.push(
+            missing
+                .into_iter()
+                .flat_map(|(peer, ranges)| {
+                    ranges
+                        .into_iter()
+                        .map(move |(range, optional)| MissingPeer {
+                            peer: peer.clone(),
+                            range,
+                            optional,
+                        })
+                })
+                .collect(),
+        );
+        out.importers.push(
+            direct
+                .into_iter()
+                .map(|(alias, id)| (alias, keys.key(id)))
+                .collect(),
+        );
+    }
+    out
 }
 
 impl<'g> Walker<'g> {
@@ -148,131 +242,122 @@ impl<'g> Walker<'g> {
         })
     }
 
-    /// Resolves `pkg` as a child in `scope` (the frame holding it and its
-    /// siblings). `path` holds the packages above it, to cut cycles.
-    fn resolve(&mut self, pkg: &PkgId, scope: &Rc<Frame>, path: &mut Vec<PkgId>) -> Resolved {
-        let Some(package) = self.graph.packages.get(pkg) else {
-            return leaf(pkg);
-        };
-        if !self.impure.contains(pkg.as_str()) {
-            if !self.out.snapshots.contains_key(pkg) {
-                let node = self.pure_snapshot(pkg);
-                self.out.snapshots.insert(pkg.clone(), node);
-                for edge in &package.children {
-                    let target = edge.target.clone();
-                    self.resolve(&target, scope, path);
-                }
-            }
-            return leaf(pkg);
-        }
-        let memo_key = (pkg.clone(), scope.id);
-        if let Some(done) = self.memo.get(&memo_key) {
-            return done.clone();
-        }
-        if path.contains(pkg) || self.in_progress.contains(&memo_key) {
-            return leaf(pkg);
-        }
-        if let Some(hit) = self.cache_hit(pkg, scope, path) {
-            self.memo.insert(memo_key, hit.clone());
-            return hit;
-        }
-        self.in_progress.insert(memo_key.clone());
-        path.push(pkg.clone());
-        let children = scope_entries(package.children.iter().map(|e| (&e.alias, &e.target)));
-        let frame = self.frame(Some(Rc::clone(scope)), children.clone());
-        let mut external = BTreeMap::new();
-        let mut missing = BTreeSet::new();
-        let mut node = SnapshotNode {
+    fn new_instance(&mut self, pkg: &PkgId, pure: bool) -> InstanceId {
+        self.instances.push(Instance {
             pkg: pkg.clone(),
-            ..SnapshotNode::default()
-        };
-        for edge in &package.children {
-            let child = self.resolve(&edge.target, &frame, path);
-            if edge.optional {
-                node.optional_dependencies
-                    .insert(edge.alias.clone(), child.key.clone());
-            } else {
-                node.dependencies
-                    .insert(edge.alias.clone(), child.key.clone());
-            }
-            for (alias, key) in child.external {
-                if !children.contains_key(&alias) {
-                    external.insert(alias, key);
-                }
-            }
-            missing.extend(child.missing);
-        }
-        for (peer, Peer { range, optional }) in &package.peers {
-            let optional = *optional;
-            match scope.lookup(peer) {
-                Some((target, found_in)) => {
-                    self.out.unmet |= !in_range(id_version(&target), range);
-                    let resolved = self.resolve(&target, &found_in, path);
-                    if optional {
-                        node.optional_dependencies
-                            .insert(peer.clone(), resolved.key.clone());
-                    } else {
-                        node.dependencies.insert(peer.clone(), resolved.key.clone());
-                    }
-                    external.insert(peer.clone(), resolved.key);
-                }
-                None => {
-                    missing.insert(peer.clone());
-                    self.out.missing.push(MissingPeer {
-                        importer: self.importer,
-                        dependent: pkg.clone(),
-                        peer: peer.clone(),
-                        range: range.clone(),
-                        optional,
-                    });
-                }
-            }
-        }
-        external.remove(&package.manifest.name);
-        let suffix = peers_suffix(external.values(), self.opts.peers_suffix_max_length);
-        let key = format!("{pkg}{suffix}");
-        node.transitive_peers = external
-            .keys()
-            .chain(&missing)
-            .filter(|name| !package.peers.contains_key(*name))
-            .cloned()
-            .collect();
-        self.out.snapshots.entry(key.clone()).or_insert(node);
-        path.pop();
-        self.in_progress.remove(&memo_key);
-        let resolved = Resolved {
-            key,
-            external,
-            missing,
-        };
-        self.cache
-            .entry(pkg.clone())
-            .or_default()
-            .push(resolved.clone());
-        self.memo.insert(memo_key, resolved.clone());
-        resolved
+            pure,
+            ..Instance::default()
+        });
+        self.instances.len() - 1
     }
 
-    /// An earlier result for `pkg` whose external peers resolve to the same
-    /// keys in `scope`, and whose missing peers are still missing.
-    fn cache_hit(
-        &mut self,
-        pkg: &PkgId,
-        scope: &Rc<Frame>,
-        path: &mut Vec<PkgId>,
-    ) -> Option<Resolved> {
-        let candidates = self.cache.get(pkg)?.clone();
-        'next: for candidate in candidates {
-            for name in &candidate.missing {
-                if scope.lookup(name).is_some() {
-                    continue 'next;
+    /// The instance of `pkg` as a child in `scope` (the frame holding it
+    /// and its siblings).
+    fn resolve(&mut self, pkg: &PkgId, scope: &Rc<Frame>) -> InstanceId {
+        let package = &self.graph.packages[pkg];
+        if !self.impure.contains(pkg.as_str()) {
+            if let Some(id) = self.pure.get(pkg) {
+                return *id;
+            }
+            let id = self.new_instance(pkg, true);
+            self.pure.insert(pkg.clone(), id);
+            let children: Vec<_> = package
+                .children
+                .iter()
+                .map(|edge| {
+                    (
+                        edge.alias.clone(),
+                        self.resolve(&edge.target, scope),
+                        edge.optional,
+                    )
+                })
+                .collect();
+            self.instances[id].children = children;
+            return id;
+        }
+        if let Some((_, id)) = self.path.iter().rev().find(|(p, _)| p == pkg) {
+            return *id;
+        }
+        let memo_key = (pkg.clone(), scope.id);
+        if let Some(id) = self.memo.get(&memo_key) {
+            return *id;
+        }
+        if let Some(id) = self.cache_hit(pkg, scope) {
+            self.memo.insert(memo_key, id);
+            return id;
+        }
+        let id = self.new_instance(pkg, false);
+        self.memo.insert(memo_key, id);
+        self.path.push((pkg.clone(), id));
+        let children_scope = scope_entries(package.children.iter().map(|e| (&e.alias, &e.target)));
+        let frame = self.frame(Some(Rc::clone(scope)), children_scope.clone());
+        let mut external = BTreeMap::new();
+        let mut missing: BTreeMap<String, Vec<(String, bool)>> = BTreeMap::new();
+        let mut children = Vec::new();
+        for edge in &package.children {
+            let child = self.resolve(&edge.target, &frame);
+            children.push((edge.alias.clone(), child, edge.optional));
+            let child = &self.instances[child];
+            for (name, target) in &child.external {
+                if !children_scope.contains_key(name) {
+                    external.insert(name.clone(), *target);
                 }
             }
-            for (alias, key) in &candidate.external {
-                let Some((target, found_in)) = scope.lookup(alias) else {
+            for (name, ranges) in &child.missing {
+                missing
+                    .entry(name.clone())
+                    .or_default()
+                    .extend(ranges.iter().cloned());
+            }
+        }
+        let mut own_peers = Vec::new();
+        for (name, Peer { range, optional }) in &package.peers {
+            match scope.lookup(name) {
+                Some((target, found_in)) => {
+                    self.unmet |= !in_range(id_version(&target), range);
+                    let peer = self.resolve(&target, &found_in);
+                    own_peers.push((name.clone(), peer, *optional));
+                    external.insert(name.clone(), peer);
+                }
+                None => missing
+                    .entry(name.clone())
+                    .or_default()
+                    .push((range.clone(), *optional)),
+            }
+        }
+        external.remove(id_name(pkg));
+        self.path.pop();
+        let instance = &mut self.instances[id];
+        instance.children = children;
+        instance.own_peers = own_peers;
+        instance.external = external;
+        instance.missing = missing;
+        self.cache.entry(pkg.clone()).or_default().push(id);
+        id
+    }
+
+    /// A finished instance of `pkg` whose external peers `scope` binds to
+    /// the same instances, and whose missing peers `scope` still lacks.
+    fn cache_hit(&mut self, pkg: &PkgId, scope: &Rc<Frame>) -> Option<InstanceId> {
+        let candidates = self.cache.get(pkg)?.clone();
+        'next: for candidate in candidates {
+            let wanted: Vec<(String, InstanceId)> = self.instances[candidate]
+                .external
+                .iter()
+                .map(|(name, id)| (name.clone(), *id))
+                .collect();
+            if self.instances[candidate]
+                .missing
+                .keys()
+                .any(|name| scope.lookup(name).is_some())
+            {
+                continue;
+            }
+            for (name, instance) in wanted {
+                let Some((target, found_in)) = scope.lookup(&name) else {
                     continue 'next;
                 };
-                if self.resolve(&target, &found_in, path).key != *key {
+                if self.resolve(&target, &found_in) != instance {
                     continue 'next;
                 }
             }
@@ -280,24 +365,148 @@ impl<'g> Walker<'g> {
         }
         None
     }
+}
 
-    fn pure_snapshot(&self, pkg: &PkgId) -> SnapshotNode {
-        let package = &self.graph.packages[pkg];
-        let mut node = SnapshotNode {
-            pkg: pkg.clone(),
-            ..SnapshotNode::default()
-        };
-        for edge in &package.children {
-            let target = edge.target.clone();
-            if edge.optional {
-                node.optional_dependencies
-                    .insert(edge.alias.clone(), target);
-            } else {
-                node.dependencies.insert(edge.alias.clone(), target);
+/// Snapshot keys of instances, computed once each.
+struct Keys<'w> {
+    instances: &'w [Instance],
+    keys: Vec<Option<String>>,
+    /// The strongly connected component of each instance in the graph of
+    /// external peer edges.
+    cycle: Vec<usize>,
+    /// Names in a cycle of the graph of package names to their peers'.
+    cyclic_names: HashSet<String>,
+    max_length: usize,
+}
+
+impl Keys<'_> {
+    fn key(&mut self, id: InstanceId) -> String {
+        if let Some(key) = &self.keys[id] {
+            return key.clone();
+        }
+        let instance = &self.instances[id];
+        if instance.pure || instance.external.is_empty() {
+            let key = instance.pkg.clone();
+            self.keys[id] = Some(key.clone());
+            return key;
+        }
+        let segments: Vec<String> = instance
+            .external
+            .iter()
+            .map(|(name, peer)| {
+                // Peers of each other, directly or through their names,
+                // are named without their own peers.
+                if self.cycle[*peer] == self.cycle[id] || self.cyclic_names.contains(name) {
+                    self.instances[*peer].pkg.clone()
+                } else {
+                    self.key(*peer)
+                }
+            })
+            .collect();
+        let key = format!(
+            "{}{}",
+            instance.pkg,
+            peers_suffix(segments.iter(), self.max_length)
+        );
+        self.keys[id] = Some(key.clone());
+        key
+    }
+}
+
+/// The names that take part in a cycle (of two or more names, or a name
+/// its own peer) of the graph from each package name to the names of its
+/// external peers.
+fn cyclic_peer_names(instances: &[Instance]) -> HashSet<String> {
+    let mut index: HashMap<&str, usize> = HashMap::new();
+    let mut names: Vec<&str> = Vec::new();
+    let mut edges: Vec<BTreeSet<usize>> = Vec::new();
+    for instance in instances.iter().filter(|i| !i.external.is_empty()) {
+        let from = intern_name(id_name(&instance.pkg), &mut index, &mut names, &mut edges);
+        for peer in instance.external.keys() {
+            let to = intern_name(peer, &mut index, &mut names, &mut edges);
+            edges[from].insert(to);
+        }
+    }
+    let adjacency: Vec<Vec<usize>> = edges.iter().map(|e| e.iter().copied().collect()).collect();
+    let component = components(&adjacency);
+    let mut size: HashMap<usize, usize> = HashMap::new();
+    for c in &component {
+        *size.entry(*c).or_default() += 1;
+    }
+    (0..names.len())
+        .filter(|&n| size[&component[n]] > 1 || edges[n].contains(&n))
+        .map(|n| names[n].to_owned())
+        .collect()
+}
+
+fn intern_name<'a>(
+    name: &'a str,
+    index: &mut HashMap<&'a str, usize>,
+    names: &mut Vec<&'a str>,
+    edges: &mut Vec<BTreeSet<usize>>,
+) -> usize {
+    *index.entry(name).or_insert_with(|| {
+        names.push(name);
+        edges.push(BTreeSet::new());
+        names.len() - 1
+    })
+}
+
+/// The strongly connected component of each node of a graph given as
+/// adjacency lists (Tarjan's algorithm, iterative).
+fn components(edges: &[Vec<usize>]) -> Vec<usize> {
+    const UNSEEN: usize = usize::MAX;
+    let n = edges.len();
+    let mut index = vec![UNSEEN; n];
+    let mut low = vec![0; n];
+    let mut on_stack = vec![false; n];
+    let mut component = vec![UNSEEN; n];
+    let mut stack = Vec::new();
+    let mut next = 0;
+    let mut components = 0;
+    for start in 0..n {
+        if index[start] != UNSEEN {
+            continue;
+        }
+        // (node, position in its edge list)
+        let mut work = vec![(start, 0usize)];
+        index[start] = next;
+        low[start] = next;
+        next += 1;
+        stack.push(start);
+        on_stack[start] = true;
+        while let Some(&mut (node, ref mut pos)) = work.last_mut() {
+            if let Some(&to) = edges[node].get(*pos) {
+                *pos += 1;
+                if index[to] == UNSEEN {
+                    index[to] = next;
+                    low[to] = next;
+                    next += 1;
+                    stack.push(to);
+                    on_stack[to] = true;
+                    work.push((to, 0));
+                } else if on_stack[to] {
+                    low[node] = low[node].min(index[to]);
+                }
+                continue;
+            }
+            work.pop();
+            if let Some(&(parent, _)) = work.last() {
+                low[parent] = low[parent].min(low[node]);
+            }
+            if low[node] == index[node] {
+                while let Some(member) = stack.pop() {
+                    on_stack[member] = false;
+                    component[member] = components;
+                    if member == node {
+                        break;
+                    }
+                }
+                components += 1;
             }
         }
-        node
     }
+    component
 }
 
 /// A scope level's entries: by alias, and by real name where no unaliased
@@ -345,14 +554,6 @@ fn in_range(version: &str, range: &str) -> bool {
             version.patch()
         ))
         .is_ok_and(|release| release.satisfies(&range))
-}
-
-fn leaf(pkg: &PkgId) -> Resolved {
-    Resolved {
-        key: pkg.clone(),
-        external: BTreeMap::new(),
-        missing: BTreeSet::new(),
-    }
 }
 
 /// How a snapshot refers to a dependency: the version (with suffixes) when

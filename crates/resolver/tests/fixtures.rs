@@ -46,6 +46,7 @@ async fn resolved_lockfile(registry: &Registry, project: &str) -> String {
         registry_for: &registry_for,
         eligible: &|_, _| true,
         age_fallback: false,
+        extensions: Some(pacquet_resolver::extensions::Extensions::builtin()),
     };
     let importers = [ImporterInput {
         id: ".",
