@@ -557,8 +557,13 @@ fn package_edges(
         }
         _ => HashSet::new(),
     };
-    let shadowed =
-        |alias: &str| auto_install_peers && manifest.peer_dependencies.contains_key(alias);
+    // A dependency that is also a required peer is only a peer (pnpm
+    // 12.21 keeps the dependency of an optional peer: `ajv-formats@3.0.1`).
+    let shadowed = |alias: &str| {
+        auto_install_peers
+            && manifest.peer_dependencies.contains_key(alias)
+            && !manifest.is_optional_peer(alias)
+    };
     let mut edges: Vec<(&str, &str, bool)> = manifest
         .dependencies
         .iter()
@@ -575,11 +580,7 @@ fn package_edges(
     edges.retain(|(alias, _, _)| !bundled.contains(alias));
     let mut peers = IndexMap::new();
     for (name, range) in &manifest.peer_dependencies {
-        let unshadowed_dep = manifest.dependencies.contains_key(name) && !shadowed(name);
-        if manifest.optional_dependencies.contains_key(name)
-            || unshadowed_dep
-            || *name == manifest.name
-        {
+        if manifest.optional_dependencies.contains_key(name) || *name == manifest.name {
             continue;
         }
         peers.insert(

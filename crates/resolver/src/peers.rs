@@ -312,6 +312,10 @@ impl<'g> Walker<'g> {
         }
         let mut own_peers = Vec::new();
         for (name, Peer { range, optional }) in &package.peers {
+            // A peer that is also a dependency is that dependency.
+            if children_scope.contains_key(name) {
+                continue;
+            }
             match scope.lookup(name) {
                 Some((target, found_in)) => {
                     self.unmet |= !in_range(id_version(&target), range);
