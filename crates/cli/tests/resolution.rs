@@ -67,6 +67,15 @@ fn projects_without_a_lockfile_resolve_like_pnpm() {
     }
 }
 
+/// Workspaces: `workspace:` and `link:` dependencies, peers bound to the
+/// root's dependencies and to workspace projects.
+#[test]
+fn workspaces_resolve_like_pnpm() {
+    for name in ["workspace", "workspace-peers", "peer-links", "groups"] {
+        resolves_like_pnpm(name, &unchanged);
+    }
+}
+
 #[test]
 fn hashed_peer_suffixes_resolve_like_pnpm() {
     resolves_like_pnpm("peers-hashed", &unchanged);
@@ -257,4 +266,41 @@ fn what_resolution_cannot_do_is_refused() {
     fails_with(&out, "ERR_PACQUET_UNSUPPORTED_SETTING");
     assert!(stderr(&out).contains("overrides"), "{}", stderr(&out));
     assert!(!project.join("pnpm-lock.yaml").exists());
+}
+
+/// A `workspace:` dependency on a project the workspace does not have.
+#[test]
+fn a_missing_workspace_project_is_refused_like_pnpm() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let edit = |p: &Path| with_dependency(&p.join("packages/app"), "pq-nowhere", "workspace:*");
+    let [(pnpm_project, pnpm_env), (project, env)] =
+        sides(&registry, tmp.path(), "workspace", &edit);
+    let theirs = pnpm_env.run(&pnpm_project, &["install", "--no-frozen-lockfile"]);
+    let pnpm_says = format!(
+        "{}{}",
+        String::from_utf8_lossy(&theirs.stdout),
+        stderr(&theirs)
+    );
+    // pnpm 12.21 prints no code for it; pnpm 9's was this one.
+    let message = "\"pq-nowhere@workspace:*\" is in the dependencies but no package named \"pq-nowhere\" is present in the workspace";
+    let flat = |s: &str| -> String {
+        s.chars()
+            .filter(|c| !c.is_whitespace() && !"│╰─▶├".contains(*c))
+            .collect()
+    };
+    assert_eq!(theirs.status.code(), Some(1));
+    assert!(
+        flat(&pnpm_says).contains(&flat(message)),
+        "pnpm: {pnpm_says}"
+    );
+    let ours = pacquet(&env, &project, &["install"]);
+    fails_with(&ours, "ERR_PNPM_WORKSPACE_PKG_NOT_FOUND");
+    assert!(
+        flat(&stderr(&ours)).contains(&flat(message)),
+        "{}",
+        stderr(&ours)
+    );
+    assert!(!project.join("pnpm-lock.yaml").exists());
+    assert!(!project.join("node_modules").exists());
 }

@@ -154,14 +154,22 @@ pub fn install(
     if !req.lockfile_only {
         project_scripts.run_early()?;
     }
+    let mut resolved = false;
     let checked = match gates::read_checked_lockfile(config, req.frozen_lockfile, req.root_only) {
         // Without `--frozen-lockfile`, what the lockfile lacks is resolved
         // and the new lockfile checked like any other.
         Err(InstallError::NoLockfile { .. } | InstallError::NeedsResolution(_))
             if !req.frozen_lockfile =>
         {
-            crate::resolve::resolve_lockfile(config, req.root_only, runtime, reporter)?;
+            crate::resolve::resolve_lockfile(
+                config,
+                req.root_only,
+                selected.is_some(),
+                runtime,
+                reporter,
+            )?;
             phases.mark("resolve");
+            resolved = true;
             gates::read_checked_lockfile(config, true, req.root_only)?
         }
         Ok(_) if req.lockfile_only => return Ok(InstallSummary::default()),
@@ -187,6 +195,7 @@ pub fn install(
         let mut opts =
             settings::plan_options(config, &checked.projects, &checked.patches, &tarball_url);
         opts.node_version = settings::node_version(config, &checked.lockfile);
+        opts.projects_in_id_order = resolved;
         let state_opts = selected.map(|ids| {
             let installed =
                 filtered::installed_importers(&config.virtual_store_dir, &checked.lockfile, ids);

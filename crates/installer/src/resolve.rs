@@ -33,6 +33,7 @@ impl pacquet_resolver::Registries for ConfigRegistries<'_> {
 pub(crate) fn resolve_lockfile(
     config: &Config,
     root_only: bool,
+    filtered: bool,
     runtime: &tokio::runtime::Handle,
     reporter: &dyn Reporter,
 ) -> Result<(), InstallError> {
@@ -44,7 +45,7 @@ pub(crate) fn resolve_lockfile(
     } else {
         read_projects(config)?
     };
-    refuse_unsupported(config, &projects)?;
+    refuse_unsupported(config, &projects, filtered)?;
     let fetcher_options: FetcherOptions = settings::fetcher_options(config)?;
     let fetcher = Fetcher::new(fetcher_options).map_err(InstallError::Tarball)?;
     let registries = ConfigRegistries(config);
@@ -116,11 +117,23 @@ fn mature(policy: &Policy, packument: &Packument, version: &str) -> bool {
 }
 
 /// Settings and projects resolution would not honour.
-fn refuse_unsupported(config: &Config, projects: &[Project]) -> Result<(), InstallError> {
+fn refuse_unsupported(
+    config: &Config,
+    projects: &[Project],
+    filtered: bool,
+) -> Result<(), InstallError> {
+    let injected = projects.iter().any(|p| {
+        p.manifest
+            .dependencies_meta
+            .as_ref()
+            .and_then(|m| m.as_object())
+            .is_some_and(|m| m.values().any(|v| v.get("injected").is_some()))
+    });
     let refused = [
+        (filtered, "--filter (when resolving)"),
         (
-            projects.len() > 1,
-            "resolving a workspace of several projects",
+            config.inject_workspace_packages || injected,
+            "injected workspace packages (when resolving)",
         ),
         (!config.overrides.is_empty(), "overrides (when resolving)"),
         (

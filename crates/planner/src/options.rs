@@ -86,6 +86,10 @@ pub struct PlanOptions<'a> {
     /// Public hoisting patterns (empty by default).
     pub public_hoist_pattern: Vec<String>,
     pub hoist_workspace_packages: bool,
+    /// Workspace projects are hoisted in importer-id (byte) order rather
+    /// than path order: pnpm 12 does so in the install that follows its
+    /// own resolution (docs/layout.md §4).
+    pub projects_in_id_order: bool,
     pub included: IncludedGroups,
     pub supported_architectures: SupportedArchitectures,
     pub host: HostPlatform,
@@ -161,6 +165,7 @@ impl<'a> PlanOptions<'a> {
             hoist_pattern,
             public_hoist_pattern,
             hoist_workspace_packages,
+            projects_in_id_order,
             included,
             supported_architectures,
             host,
@@ -186,7 +191,8 @@ impl<'a> PlanOptions<'a> {
                 (
                     hoist_pattern,
                     public_hoist_pattern,
-                    hoist_workspace_packages
+                    hoist_workspace_packages,
+                    projects_in_id_order
                 ),
                 (included, supported_architectures, host),
                 (importers, workspace_projects),
@@ -210,6 +216,7 @@ impl<'a> PlanOptions<'a> {
             hoist_pattern: vec!["*".to_owned()],
             public_hoist_pattern: Vec::new(),
             hoist_workspace_packages: true,
+            projects_in_id_order: false,
             included: IncludedGroups::default(),
             supported_architectures: SupportedArchitectures::default(),
             host,

@@ -40,9 +40,17 @@ pub async fn install_missing<M: Metadata>(
                 conflicts |= required;
                 continue;
             };
-            let present = highest_in_tree(&walker.graph, &name, &merged);
+            // An optional peer some consumer got from a package in the tree
+            // comes from that package, whatever the ranges; otherwise from the
+            // highest version in the tree that satisfies them.
+            let provided = (!required)
+                .then(|| resolution.providers[index].get(&name))
+                .flatten()
+                .map(|id| id_version(id).to_owned());
+            let present = provided
+                .or_else(|| highest_in_tree(&walker.graph, &name, &merged).map(|v| v.to_string()));
             match (present, required) {
-                (Some(version), _) => install.push((name, version.to_string())),
+                (Some(version), _) => install.push((name, version)),
                 (None, true) => install.push((name, merged)),
                 (None, false) => {}
             }

@@ -60,6 +60,34 @@ pub enum ResolveError {
     )]
     NoDist { name: String, version: String },
 
+    #[error(
+        "In {importer}: \"{alias}@{specifier}\" is in the dependencies but no package named \"{alias}\" is present in the workspace"
+    )]
+    #[diagnostic(
+        code(ERR_PNPM_WORKSPACE_PKG_NOT_FOUND),
+        help(
+            "Packages found in the workspace are the projects `packages` in pnpm-workspace.yaml names; check the name, or depend on the registry version instead."
+        )
+    )]
+    WorkspacePackageNotFound {
+        importer: String,
+        alias: String,
+        specifier: String,
+    },
+
+    #[error("No matching version found for {alias}@{specifier} inside the workspace")]
+    #[diagnostic(
+        code(ERR_PNPM_NO_MATCHING_VERSION_INSIDE_WORKSPACE),
+        help(
+            "The workspace project {alias} is at version {version}; change the range or the project's version."
+        )
+    )]
+    NoMatchingVersionInWorkspace {
+        alias: String,
+        specifier: String,
+        version: String,
+    },
+
     #[error("pacquet cannot resolve the specifier \"{spec}\" of {alias} (in {importer}) yet")]
     #[diagnostic(
         code(ERR_PACQUET_RESOLUTION_NOT_SUPPORTED),

@@ -18,6 +18,8 @@ use indexmap::IndexMap;
 use nodejs_semver::{Range, Version};
 use pacquet_lockfile::ProjectManifest;
 
+use pacquet_planner::layout::{join, normalize};
+
 use crate::ResolveError;
 use crate::extensions::Extensions;
 use crate::packument::{Packument, VersionManifest};
@@ -35,7 +37,13 @@ pub fn id_name(id: &str) -> &str {
 
 /// The version part of a package id.
 pub fn id_version(id: &str) -> &str {
-    &id[id_name(id).len() + 1..]
+    id.get(id_name(id).len() + 1..).unwrap_or("")
+}
+
+/// A dependency on a directory of the workspace: `link:<path from the
+/// workspace root>` (`.` for the root), where graph ids are `name@version`.
+pub fn is_link(id: &str) -> bool {
+    id.starts_with("link:")
 }
 
 /// A project to resolve: its importer id and manifest (overrides applied).
@@ -91,6 +99,8 @@ pub struct ImporterDeps {
     /// Peers installed for the project because nothing provided them:
     /// in its scope, not in its manifest.
     pub auto_peers: Vec<(String, PkgId)>,
+    /// The manifest's `dependenciesMeta`, recorded as it is.
+    pub dependencies_meta: Option<serde_json::Value>,
 }
 
 #[derive(Debug, Default)]
@@ -155,6 +165,8 @@ pub struct Walker<'a, M> {
     failed: HashMap<String, ResolveError>,
     /// Applied to every manifest picked.
     extensions: Option<&'a Extensions>,
+    /// The workspace's projects by name: (importer id, version).
+    workspace: HashMap<String, (String, Option<String>)>,
 }
 
 impl<'a, M: Metadata> Walker<'a, M> {
@@ -173,7 +185,61 @@ impl<'a, M: Metadata> Walker<'a, M> {
             auto_install_peers,
             failed: HashMap::new(),
             extensions,
+            workspace: HashMap::new(),
         }
+    }
+
+    /// Makes `projects` the targets of `workspace:` specifiers.
+    pub fn set_workspace(&mut self, projects: &[ImporterInput<'_>]) {
+        self.workspace = projects
+            .iter()
+            .filter_map(|p| {
+                let name = p.manifest.name.clone()?;
+                Some((name, (p.id.to_owned(), p.manifest.version.clone())))
+            })
+            .collect();
+    }
+
+    /// The workspace directory `specifier` of `alias` links to, if it is a
+    /// `workspace:` or `link:` specifier (docs/resolution.md §7).
+    fn local_target(
+        &self,
+        importer: &str,
+        alias: &str,
+        specifier: &str,
+    ) -> Result<Option<String>, ResolveError> {
+        if let Some(path) = specifier.strip_prefix("link:") {
+            let dir = if importer == "." { "" } else { importer };
+            let target = normalize(&join(dir, path));
+            return Ok(Some(if target.is_empty() {
+                ".".to_owned()
+            } else {
+                target
+            }));
+        }
+        let Some(range) = specifier.strip_prefix("workspace:") else {
+            return Ok(None);
+        };
+        let not_found = || ResolveError::WorkspacePackageNotFound {
+            importer: importer.to_owned(),
+            alias: alias.to_owned(),
+            specifier: specifier.to_owned(),
+        };
+        let (id, version) = self.workspace.get(alias).ok_or_else(not_found)?;
+        let any = matches!(range, "*" | "^" | "~" | "");
+        let satisfied = any
+            || match (Range::parse(range), version.as_deref().map(Version::parse)) {
+                (Ok(range), Some(Ok(version))) => version.satisfies(&range),
+                _ => false,
+            };
+        if !satisfied {
+            return Err(ResolveError::NoMatchingVersionInWorkspace {
+                alias: alias.to_owned(),
+                specifier: specifier.to_owned(),
+                version: version.clone().unwrap_or_default(),
+            });
+        }
+        Ok(Some(id.clone()))
     }
 
     /// Resolves one project's manifest dependencies and everything below.
@@ -184,6 +250,7 @@ impl<'a, M: Metadata> Walker<'a, M> {
         let index = self.graph.importers.len();
         self.graph.importers.push(ImporterDeps {
             id: importer.id.to_owned(),
+            dependencies_meta: importer.manifest.dependencies_meta.clone(),
             ..ImporterDeps::default()
         });
         let root = Rc::new(PathNode {
@@ -194,6 +261,15 @@ impl<'a, M: Metadata> Walker<'a, M> {
         for (group, alias, specifier) in
             direct_dependencies(importer.manifest, self.auto_install_peers)
         {
+            if let Some(target) = self.local_target(importer.id, alias, specifier)? {
+                self.graph.importers[index].deps.push(Direct {
+                    alias: alias.to_owned(),
+                    specifier: specifier.to_owned(),
+                    group,
+                    target: format!("link:{target}"),
+                });
+                continue;
+            }
             let spec = registry_spec(alias, specifier, importer.id)?;
             level.push(Request {
                 alias: alias.to_owned(),
@@ -303,7 +379,7 @@ impl<'a, M: Metadata> Walker<'a, M> {
             let mut next = Vec::new();
             for (id, path) in owners {
                 self.graph.expanded.insert(id.clone());
-                next.extend(self.add_package(&id, &path)?);
+                next.extend(self.add_package(index, &id, &path)?);
             }
             level = next;
         }
@@ -403,7 +479,7 @@ impl<'a, M: Metadata> Walker<'a, M> {
             out.extend(
                 targets
                     .into_iter()
-                    .filter(|t| id_name(t) == name)
+                    .filter(|t| !is_link(t) && id_name(t) == name)
                     .filter_map(|t| Version::parse(id_version(t)).ok()),
             );
             node = n.parent.as_deref();
@@ -411,8 +487,39 @@ impl<'a, M: Metadata> Walker<'a, M> {
         out
     }
 
+    /// The names visible from the ancestors of the package at `path`: the
+    /// project's dependencies and the siblings of each ancestor (not the
+    /// package's own siblings, unless they are the project's).
+    fn visible_names(&self, index: usize, path: &PathNode) -> HashSet<String> {
+        let importer = &self.graph.importers[index];
+        let mut names: HashSet<String> = importer
+            .deps
+            .iter()
+            .map(|d| d.alias.clone())
+            .chain(importer.auto_peers.iter().map(|(alias, _)| alias.clone()))
+            .collect();
+        let mut node = path.parent.as_deref().and_then(|p| p.parent.as_deref());
+        while let Some(n) = node {
+            if let Some(pkg) = &n.pkg {
+                names.extend(
+                    self.graph.packages[pkg]
+                        .children
+                        .iter()
+                        .map(|e| e.alias.clone()),
+                );
+            }
+            node = n.parent.as_deref();
+        }
+        names
+    }
+
     /// Records package `id` and returns the requests for its dependencies.
-    fn add_package(&mut self, id: &str, path: &Rc<PathNode>) -> Result<Vec<Request>, ResolveError> {
+    fn add_package(
+        &mut self,
+        index: usize,
+        id: &str,
+        path: &Rc<PathNode>,
+    ) -> Result<Vec<Request>, ResolveError> {
         let name = id_name(id);
         let packument = &self.graph.packuments[name];
         let version = Version::parse(id_version(id)).expect("picked versions parse");
@@ -436,7 +543,10 @@ impl<'a, M: Metadata> Walker<'a, M> {
                 version: version.to_string(),
             });
         }
-        let (edges, peers) = package_edges(&manifest, self.auto_install_peers);
+        let visible = self.visible_names(index, path);
+        let (edges, peers) = package_edges(&manifest, self.auto_install_peers, &|name| {
+            visible.contains(name)
+        });
         let mut requests = Vec::new();
         for (alias, specifier, optional) in edges {
             let spec = registry_spec(alias, specifier, id)?;
@@ -544,10 +654,11 @@ type DependencyEdge<'m> = (&'m str, &'m str, bool);
 
 /// A package's dependency edges and its
 /// recorded peers (docs/resolution.md §3).
-fn package_edges(
-    manifest: &VersionManifest,
+fn package_edges<'m>(
+    manifest: &'m VersionManifest,
     auto_install_peers: bool,
-) -> (Vec<DependencyEdge<'_>>, IndexMap<String, Peer>) {
+    visible: &dyn Fn(&str) -> bool,
+) -> (Vec<DependencyEdge<'m>>, IndexMap<String, Peer>) {
     let bundled: HashSet<&str> = match &manifest.bundled_dependencies {
         Some(serde_json::Value::Bool(true)) => {
             manifest.dependencies.keys().map(String::as_str).collect()
@@ -557,12 +668,12 @@ fn package_edges(
         }
         _ => HashSet::new(),
     };
-    // A dependency that is also a required peer is only a peer (pnpm
-    // 12.21 keeps the dependency of an optional peer: `ajv-formats@3.0.1`).
+    // A dependency that is also a peer is only a peer when the peer is
+    // required (with autoInstallPeers), or when the name is visible from the
+    // package's ancestors (docs/resolution.md §3).
     let shadowed = |alias: &str| {
-        auto_install_peers
-            && manifest.peer_dependencies.contains_key(alias)
-            && !manifest.is_optional_peer(alias)
+        manifest.peer_dependencies.contains_key(alias)
+            && ((auto_install_peers && !manifest.is_optional_peer(alias)) || visible(alias))
     };
     let mut edges: Vec<(&str, &str, bool)> = manifest
         .dependencies

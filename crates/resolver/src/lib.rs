@@ -69,6 +69,7 @@ pub async fn resolve<M: Metadata>(
         opts.auto_install_peers,
         opts.extensions,
     );
+    walker.set_workspace(&importers);
     let mut peer_issues = false;
     for importer in &importers {
         let index = walker.add_importer(*importer).await?;

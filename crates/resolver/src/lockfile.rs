@@ -7,6 +7,8 @@ use pacquet_lockfile::{
     ResolvedDependency, Snapshot, registry_tarball_url,
 };
 
+use pacquet_planner::layout::relative;
+
 use crate::graph::{Graph, Group, Package};
 use crate::peers::{PeerResolution, dep_ref};
 
@@ -21,18 +23,31 @@ pub fn build_lockfile(graph: &Graph, peers: &PeerResolution, opts: &LockfileOpti
     let mut importers = BTreeMap::new();
     for (index, importer) in graph.importers.iter().enumerate() {
         let keys = &peers.importers[index];
-        let mut out = Importer::default();
+        let mut out = Importer {
+            dependencies_meta: importer.dependencies_meta.clone(),
+            ..Importer::default()
+        };
         for dep in &importer.deps {
             let group = match dep.group {
                 Group::Prod => &mut out.dependencies,
                 Group::Dev => &mut out.dev_dependencies,
                 Group::Optional => &mut out.optional_dependencies,
             };
+            let version = match dep.target.strip_prefix("link:") {
+                // Relative to the project that depends on it.
+                Some(target) => {
+                    let from = if importer.id == "." { "" } else { &importer.id };
+                    let to = if target == "." { "" } else { target };
+                    let path = relative(from, to);
+                    format!("link:{}", if path.is_empty() { "." } else { &path })
+                }
+                None => dep_ref(&dep.alias, &keys[&dep.alias]),
+            };
             group.get_or_insert_with(BTreeMap::new).insert(
                 dep.alias.clone(),
                 ResolvedDependency {
                     specifier: dep.specifier.clone(),
-                    version: dep_ref(&dep.alias, &keys[&dep.alias]),
+                    version,
                 },
             );
         }

@@ -17,7 +17,7 @@ use std::rc::Rc;
 
 use nodejs_semver::{Range, Version};
 
-use crate::graph::{Graph, Peer, PkgId, id_name, id_version};
+use crate::graph::{Graph, Peer, PkgId, id_name, id_version, is_link};
 use crate::suffix::peers_suffix;
 
 /// One snapshot: a package with its peers resolved.
@@ -42,6 +42,10 @@ pub struct PeerResolution {
     pub missing: Vec<Vec<MissingPeer>>,
     /// Some peer was bound to a version outside its range.
     pub unmet: bool,
+    /// Per importer, the last package (in walk order) some consumer got a
+    /// peer from that is not the project's own dependency, by peer name:
+    /// where a missing optional peer is taken from (docs/resolution.md §5).
+    pub providers: Vec<HashMap<String, PkgId>>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -114,6 +118,10 @@ struct Walker<'g> {
     /// The impure packages being resolved, outermost first: a package that
     /// depends on one of its ancestors gets the ancestor's instance.
     path: Vec<(PkgId, InstanceId)>,
+    /// Frames of the projects' own dependencies.
+    root_frames: HashSet<usize>,
+    /// See [`PeerResolution::providers`], for the project being walked.
+    providers: HashMap<String, PkgId>,
 }
 
 /// Resolves the peers of every package reachable from the projects.
@@ -128,11 +136,29 @@ pub fn resolve_peers(graph: &Graph, opts: PeerOptions) -> PeerResolution {
         next_frame: 0,
         unmet: false,
         path: Vec::new(),
+        root_frames: HashSet::new(),
+        providers: HashMap::new(),
     };
+    // Other projects resolve peers from the workspace root's dependencies
+    // last (`resolvePeersFromWorkspaceRoot`).
+    let workspace_root = graph.importers.iter().find(|i| i.id == ".").map(|root| {
+        let entries = scope_entries(
+            root.auto_peers
+                .iter()
+                .map(|(alias, target)| (alias, target))
+                .chain(root.deps.iter().map(|d| (&d.alias, &d.target))),
+        );
+        walker.frame(None, entries)
+    });
+    walker
+        .root_frames
+        .extend(workspace_root.iter().map(|f| f.id));
     let mut roots = Vec::new();
+    let mut providers = Vec::new();
     for importer in &graph.importers {
+        let outer = workspace_root.clone().filter(|_| importer.id != ".");
         let root = walker.frame(
-            None,
+            outer,
             scope_entries(
                 importer
                     .auto_peers
@@ -141,6 +167,7 @@ pub fn resolve_peers(graph: &Graph, opts: PeerOptions) -> PeerResolution {
                     .chain(importer.deps.iter().map(|d| (&d.alias, &d.target))),
             ),
         );
+        walker.root_frames.insert(root.id);
         let auto: Vec<InstanceId> = importer
             .auto_peers
             .iter()
@@ -152,6 +179,7 @@ pub fn resolve_peers(graph: &Graph, opts: PeerOptions) -> PeerResolution {
             .map(|dep| (dep.alias.clone(), walker.resolve(&dep.target, &root)))
             .collect();
         roots.push((auto, direct));
+        providers.push(std::mem::take(&mut walker.providers));
     }
     let mut keys = Keys {
         instances: &walker.instances,
@@ -168,9 +196,13 @@ pub fn resolve_peers(graph: &Graph, opts: PeerOptions) -> PeerResolution {
     };
     let mut out = PeerResolution {
         unmet: walker.unmet,
+        providers,
         ..PeerResolution::default()
     };
     for id in 0..walker.instances.len() {
+        if is_link(&walker.instances[id].pkg) {
+            continue;
+        }
         let key = keys.key(id);
         if out.snapshots.contains_key(&key) {
             continue;
@@ -254,6 +286,15 @@ impl<'g> Walker<'g> {
     /// The instance of `pkg` as a child in `scope` (the frame holding it
     /// and its siblings).
     fn resolve(&mut self, pkg: &PkgId, scope: &Rc<Frame>) -> InstanceId {
+        // A workspace directory: its own importer resolves its dependencies.
+        if is_link(pkg) {
+            if let Some(id) = self.pure.get(pkg) {
+                return *id;
+            }
+            let id = self.new_instance(pkg, true);
+            self.pure.insert(pkg.clone(), id);
+            return id;
+        }
         let package = &self.graph.packages[pkg];
         if !self.impure.contains(pkg.as_str()) {
             if let Some(id) = self.pure.get(pkg) {
@@ -294,7 +335,11 @@ impl<'g> Walker<'g> {
         let mut external = BTreeMap::new();
         let mut missing: BTreeMap<String, Vec<(String, bool)>> = BTreeMap::new();
         let mut children = Vec::new();
-        for edge in &package.children {
+        // Children in alias order, as pnpm walks them: the order decides
+        // which provider of a peer is recorded last.
+        let mut edges: Vec<_> = package.children.iter().collect();
+        edges.sort_by(|a, b| a.alias.cmp(&b.alias));
+        for edge in edges {
             let child = self.resolve(&edge.target, &frame);
             children.push((edge.alias.clone(), child, edge.optional));
             let child = &self.instances[child];
@@ -319,6 +364,9 @@ impl<'g> Walker<'g> {
             match scope.lookup(name) {
                 Some((target, found_in)) => {
                     self.unmet |= !in_range(id_version(&target), range);
+                    if !self.root_frames.contains(&found_in.id) && !is_link(&target) {
+                        self.providers.insert(name.clone(), target.clone());
+                    }
                     let peer = self.resolve(&target, &found_in);
                     own_peers.push((name.clone(), peer, *optional));
                     external.insert(name.clone(), peer);
@@ -398,6 +446,11 @@ impl Keys<'_> {
             .external
             .iter()
             .map(|(name, peer)| {
+                let pkg = &self.instances[*peer].pkg;
+                // A workspace directory is named by its path.
+                if let Some(path) = pkg.strip_prefix("link:") {
+                    return format!("{name}@{}", path.replace('/', "+"));
+                }
                 // Peers of each other, directly or through their names,
                 // are named without their own peers.
                 if self.cycle[*peer] == self.cycle[id] || self.cyclic_names.contains(name) {

@@ -29,10 +29,36 @@ fn setting(dir: &Path, key: &str) -> Option<String> {
         .map(|v| v.trim().to_owned())
 }
 
+/// The root and every project under the `<dir>/*` patterns of
+/// `pnpm-workspace.yaml`: (importer id, manifest).
+fn projects(dir: &Path) -> Vec<(String, ProjectManifest)> {
+    let read =
+        |path: &Path| ProjectManifest::from_path(&path.join("package.json")).expect("manifest");
+    let mut out = vec![(".".to_owned(), read(dir))];
+    let yaml = std::fs::read_to_string(dir.join("pnpm-workspace.yaml")).unwrap_or_default();
+    for pattern in yaml.lines().filter_map(|l| l.trim().strip_prefix("- ")) {
+        let parent = pattern.trim_matches(['\'', '"']).trim_end_matches("/*");
+        let Ok(entries) = std::fs::read_dir(dir.join(parent)) else {
+            continue;
+        };
+        let mut found: Vec<String> = entries
+            .filter_map(|e| e.ok())
+            .filter(|e| e.path().join("package.json").is_file())
+            .map(|e| format!("{parent}/{}", e.file_name().to_string_lossy()))
+            .collect();
+        found.sort();
+        out.extend(found.into_iter().map(|id| {
+            let manifest = read(&dir.join(&id));
+            (id, manifest)
+        }));
+    }
+    out
+}
+
 async fn resolved_lockfile(registry: &Registry, project: &str) -> String {
     let _ = rustls::crypto::ring::default_provider().install_default();
     let dir = project_dir(project);
-    let manifest = ProjectManifest::from_path(&dir.join("package.json")).expect("manifest");
+    let projects = projects(&dir);
     let fetcher = Fetcher::new(FetcherOptions::default()).expect("fetcher");
     let url = registry.url();
     let registries = One(url.clone());
@@ -48,10 +74,10 @@ async fn resolved_lockfile(registry: &Registry, project: &str) -> String {
         age_fallback: false,
         extensions: Some(pacquet_resolver::extensions::Extensions::builtin()),
     };
-    let importers = [ImporterInput {
-        id: ".",
-        manifest: &manifest,
-    }];
+    let importers: Vec<ImporterInput<'_>> = projects
+        .iter()
+        .map(|(id, manifest)| ImporterInput { id, manifest })
+        .collect();
     let resolved = resolve(&importers, &metadata, &opts)
         .await
         .unwrap_or_else(|e| panic!("{project}: {e:?}"));
@@ -88,4 +114,9 @@ same_as_pnpm! {
     peer_bins: "peer-bins",
     hoisting: "hoisting",
     engines: "engines",
+    workspace: "workspace",
+    workspace_peers: "workspace-peers",
+    peer_links: "peer-links",
+    filter: "filter",
+    groups: "groups",
 }

@@ -56,6 +56,11 @@ Scenarios (pnpm benchmark rows):
           cold and repeat without `trustLockfile`: pnpm and pacquet verify the lockfile
           against registry metadata under the default policy (minimumReleaseAge 1440);
           the mirror then also keeps every package's registry document
+  resolve-warm, resolve-cold
+          resolution alone (`install --lockfile-only`, bun's too) from package.json
+          without a lockfile: with the metadata cache the check run filled, and with
+          no cache at all (documents from the loopback registry); the mirror then
+          keeps every package's registry document
 
 Before each timed run, node_modules (and for cold the store) is renamed into a trash
 dir rather than deleted: ext4 is slow to reuse freshly freed inodes. The trash is
@@ -155,6 +160,8 @@ pub enum Scenario {
     WarmGlobal,
     ColdVerified,
     RepeatVerified,
+    ResolveWarm,
+    ResolveCold,
 }
 
 impl Scenario {
@@ -168,7 +175,14 @@ impl Scenario {
             Scenario::WarmGlobal => "warm-global",
             Scenario::ColdVerified => "cold-verified",
             Scenario::RepeatVerified => "repeat-verified",
+            Scenario::ResolveWarm => "resolve-warm",
+            Scenario::ResolveCold => "resolve-cold",
         }
+    }
+
+    /// Whether the timed command resolves (no lockfile to start from).
+    pub fn resolves(self) -> bool {
+        matches!(self, Scenario::ResolveWarm | Scenario::ResolveCold)
     }
 
     /// Whether the lockfile is verified against registry metadata (no
@@ -213,6 +227,15 @@ impl Scenario {
             Scenario::RepeatVerified => {
                 "As repeat, without `trustLockfile`: the recorded verification of the \
                  unchanged lockfile must be found and trusted."
+            }
+            Scenario::ResolveWarm => {
+                "package.json without a lockfile, metadata cache filled (by the check run \
+                 and the warm-up): `install --lockfile-only` resolves and writes the \
+                 lockfile; nothing is installed."
+            }
+            Scenario::ResolveCold => {
+                "As resolve-warm with no metadata cache and no store: every registry \
+                 document comes from the loopback registry."
             }
         }
     }
@@ -276,7 +299,20 @@ fn run(args: Args) -> Result<()> {
     // Everything that is not timed comes first: helpers, tools, builds, mirror.
     env.build_helpers()?;
     let tools = prepare_tools(&mut env, &args);
-    env.fill_mirror(&fixture, args.scenario.iter().any(|s| s.verifies()))?;
+    let resolves = args.scenario.iter().any(|s| s.resolves());
+    let mut seeds = Vec::new();
+    if resolves {
+        let pnpm = tools
+            .iter()
+            .find(|t| t.kind == ToolKind::Pnpm)
+            .ok_or("resolve scenarios need pnpm (--with pnpm) to seed the mirror's documents")?;
+        seeds.push(env.seed_lockfile(&fixture, &fixture_name, &pnpm.bin)?);
+    }
+    env.fill_mirror(
+        &fixture,
+        resolves || args.scenario.iter().any(|s| s.verifies()),
+        &seeds,
+    )?;
     env.start_registry()?;
     env.retire_old_stage(&fixture_name)?;
 

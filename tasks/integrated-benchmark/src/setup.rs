@@ -71,6 +71,8 @@ pub enum Expect {
     DirectDeps(PathBuf),
     /// This store (the `v11` dir) has an index and content files.
     Store(PathBuf),
+    /// This lockfile was written.
+    Lockfile(PathBuf),
 }
 
 pub struct Env {
@@ -296,8 +298,9 @@ impl Env {
     }
 
     /// Makes sure the mirror has every tarball of the fixture's lockfile
-    /// (and, with `packuments`, every package's registry document).
-    pub fn fill_mirror(&self, fixture: &Path, packuments: bool) -> Result<()> {
+    /// (and, with `packuments`, every package's registry document, and
+    /// those of the `extra` lockfiles).
+    pub fn fill_mirror(&self, fixture: &Path, packuments: bool, extra: &[PathBuf]) -> Result<()> {
         eprintln!(
             "checking the mirror {} (registry-mirror)",
             self.mirror.display()
@@ -305,12 +308,60 @@ impl Env {
         let mut cmd = Command::new(self.helper("registry-mirror"));
         cmd.arg("--out")
             .arg(&self.mirror)
-            .arg(fixture.join("pnpm-lock.yaml"));
+            .arg(fixture.join("pnpm-lock.yaml"))
+            .args(extra);
         if packuments {
             cmd.arg("--packuments");
         }
         logged(cmd, &self.work.join("logs/registry-mirror.log"))
             .map_err(|e| format!("filling the mirror failed: {e}"))
+    }
+
+    /// The lockfile pnpm resolves for the fixture's package.json from the
+    /// npm registry, made once and kept under the work dir: what a fresh
+    /// resolution needs may differ from the fixture's lockfile, so the
+    /// mirror gets its documents too.
+    pub fn seed_lockfile(
+        &self,
+        fixture: &Path,
+        fixture_name: &str,
+        pnpm: &Path,
+    ) -> Result<PathBuf> {
+        let dir = self.work.join("seed").join(fixture_name);
+        let lockfile = dir.join("project/pnpm-lock.yaml");
+        if lockfile.is_file() {
+            return Ok(lockfile);
+        }
+        eprintln!("resolving {fixture_name} once from the npm registry (pnpm --lockfile-only)");
+        let project = dir.join("project");
+        fs::create_dir_all(&project).map_err(|e| format!("{}: {e}", project.display()))?;
+        for name in ["package.json", "pnpm-workspace.yaml"] {
+            if fixture.join(name).is_file() {
+                fs::copy(fixture.join(name), project.join(name))
+                    .map_err(|e| format!("seeding {name}: {e}"))?;
+            }
+        }
+        let home = dir.join("home");
+        let mut cmd = Command::new(pnpm);
+        cmd.current_dir(&project)
+            .env("HOME", &home)
+            .env("XDG_CACHE_HOME", home.join("cache"))
+            .env("XDG_DATA_HOME", home.join("data"))
+            .env("XDG_CONFIG_HOME", home.join("config"))
+            .env("XDG_STATE_HOME", home.join("state"))
+            .args([
+                "install",
+                "--lockfile-only",
+                "--no-frozen-lockfile",
+                "--ignore-scripts",
+            ]);
+        logged(cmd, &dir.join("seed.log")).map_err(|e| {
+            format!(
+                "seeding the resolution: {e}: {}",
+                tail(&dir.join("seed.log"), 3)
+            )
+        })?;
+        Ok(lockfile)
     }
 
     pub fn start_registry(&mut self) -> Result<()> {
@@ -417,6 +468,12 @@ impl Env {
         );
         let expect = match scenario {
             Scenario::LockfileOnlyFetch => Expect::Store(dirs.store.join("v11")),
+            Scenario::ResolveWarm | Scenario::ResolveCold => {
+                Expect::Lockfile(dirs.project.join(match tool.kind {
+                    ToolKind::Bun => "bun.lock",
+                    _ => "pnpm-lock.yaml",
+                }))
+            }
             _ => Expect::DirectDeps(dirs.project.join("node_modules")),
         };
         Ok(Staged {
@@ -545,6 +602,13 @@ impl Env {
                         missing.len(),
                         missing[..missing.len().min(3)].join(", ")
                     ))
+                }
+            }
+            Expect::Lockfile(path) => {
+                if path.is_file() {
+                    Ok(())
+                } else {
+                    Err(format!("exit 0 but no {} was written", path.display()))
                 }
             }
             Expect::Store(v11) => {
@@ -705,6 +769,17 @@ fn install_command(
         (ToolKind::Bun, Scenario::WarmGlobal) => {
             return Err("bun has no global virtual store".into());
         }
+        (ToolKind::Pacquet, Scenario::ResolveWarm | Scenario::ResolveCold) => format!(
+            "cd {p} && {bin} install --lockfile-only --store-dir {}",
+            sh_quote(store)
+        ),
+        (ToolKind::Pnpm, Scenario::ResolveWarm | Scenario::ResolveCold) => {
+            format!("cd {p} && {bin} install --lockfile-only --no-frozen-lockfile --ignore-scripts")
+        }
+        (ToolKind::Bun, Scenario::ResolveWarm | Scenario::ResolveCold) => format!(
+            "cd {p} && BUN_INSTALL_CACHE_DIR={} {bin} install --lockfile-only --ignore-scripts",
+            sh_quote(cache)
+        ),
         (ToolKind::Pacquet, _) => format!(
             "cd {p} && {bin} install --frozen-lockfile --ignore-scripts --store-dir {}",
             sh_quote(store)
@@ -741,6 +816,22 @@ fn prepare_script(
         }
         Scenario::Warm | Scenario::WarmGlobal => move_aside(&nm, trash),
         Scenario::Repeat | Scenario::RepeatVerified => "true".to_string(),
+        // No lockfile of any tool; the cold one also has no cache or store.
+        Scenario::ResolveWarm | Scenario::ResolveCold => {
+            let mut aside = vec![
+                dirs.project.join("pnpm-lock.yaml"),
+                dirs.project.join("bun.lock"),
+                nm,
+            ];
+            if scenario == Scenario::ResolveCold {
+                aside.extend([dirs.store.clone(), dirs.cache.clone()]);
+            }
+            aside
+                .iter()
+                .map(|p| move_aside(p, trash))
+                .collect::<Vec<_>>()
+                .join("; ")
+        }
         // The untimed install of the smaller side, then the full side's files.
         Scenario::LockfileChange => format!(
             "{} && {} && ({command}) >/dev/null 2>&1 && {}",

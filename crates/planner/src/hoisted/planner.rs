@@ -309,7 +309,8 @@ impl ProjectLinks<'_> {
             taken.extend(root.direct.iter().map(|d| d.alias.to_lowercase()));
         }
         let mut hoisted = Vec::new();
-        for sel in hoistable_projects(opts.hoisted_projects(selections)) {
+        for sel in hoistable_projects(opts.hoisted_projects(selections), opts.projects_in_id_order)
+        {
             let Some(name) = sel.name.as_deref() else {
                 continue;
             };

@@ -234,10 +234,12 @@ impl<'a> Hoisting<'a, '_> {
         // takes the first one's place (pnpm 12 collects them into a map by
         // name; vitest has three projects of one name, benchmarks/compat-real).
         let workspace_projects = if opts.hoist_workspace_packages {
-            let by_name: indexmap::IndexMap<&str, &str> =
-                super::select::hoistable_projects(opts.hoisted_projects(self.selections))
-                    .filter_map(|s| Some((s.name.as_deref()?, s.id.as_str())))
-                    .collect();
+            let by_name: indexmap::IndexMap<&str, &str> = super::select::hoistable_projects(
+                opts.hoisted_projects(self.selections),
+                opts.projects_in_id_order,
+            )
+            .filter_map(|s| Some((s.name.as_deref()?, s.id.as_str())))
+            .collect();
             by_name.into_iter().collect()
         } else {
             Vec::new()

@@ -339,8 +339,13 @@ pub(crate) fn skipped_keys(
 /// everything else takes them in string order.
 pub(crate) fn hoistable_projects(
     selections: &[ImporterSelection],
+    by_id: bool,
 ) -> impl Iterator<Item = &ImporterSelection> {
     let mut projects: Vec<&ImporterSelection> = selections.iter().filter(|s| s.id != ".").collect();
-    projects.sort_by(|a, b| std::path::Path::new(&a.id).cmp(std::path::Path::new(&b.id)));
+    if by_id {
+        projects.sort_by(|a, b| a.id.cmp(&b.id));
+    } else {
+        projects.sort_by(|a, b| std::path::Path::new(&a.id).cmp(std::path::Path::new(&b.id)));
+    }
     projects.into_iter()
 }
