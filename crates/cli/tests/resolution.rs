@@ -98,6 +98,42 @@ fn an_edited_manifest_resolves_like_pnpm() {
     });
 }
 
+/// An edited manifest over an existing lockfile: what the lockfile has is
+/// kept where it still fits, as pnpm 12 keeps it. In `optional-peers`,
+/// `pq-peer-user`'s `pq-plain@^1.0.0` is locked at 1.0.0 (the project's
+/// own devDependency pinned it); with that devDependency gone, a fresh
+/// resolution would take 1.1.0, pnpm keeps 1.0.0.
+#[test]
+fn an_edit_keeps_what_the_lockfile_has() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let [(pnpm_project, pnpm_env), (project, env)] = ["pnpm", "pacquet"].map(|side| {
+        let project = tmp.path().join(side).join("project");
+        prepare_project("optional-peers", &project, &registry.url());
+        let path = project.join("package.json");
+        let mut manifest: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        manifest["devDependencies"]
+            .as_object_mut()
+            .unwrap()
+            .remove("pq-plain");
+        std::fs::write(&path, serde_json::to_string_pretty(&manifest).unwrap()).unwrap();
+        let env = PnpmEnv::new(&tmp.path().join(side).join("env"), &registry.url());
+        (project, env)
+    });
+    pnpm_env.run_ok(
+        &pnpm_project,
+        &["install", "--no-frozen-lockfile", "--reporter=append-only"],
+    );
+    pacquet_ok(&env, &project, &["install"]);
+    let ours = lockfile(&project);
+    pretty_assertions::assert_eq!(ours, lockfile(&pnpm_project));
+    assert!(ours.contains("pq-plain: 1.0.0"), "{ours}");
+    let opts =
+        DiffOptions::for_installs(&pnpm_project, &pnpm_env.store_dir, &project, &env.store_dir);
+    assert_trees_equal(&pnpm_project, &project, &opts);
+}
+
 /// A lockfile the manifest no longer matches is resolved again; the
 /// result is what pnpm writes from scratch.
 #[test]

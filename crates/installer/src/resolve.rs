@@ -46,6 +46,10 @@ pub(crate) fn resolve_lockfile(
         read_projects(config)?
     };
     refuse_unsupported(config, &projects, filtered)?;
+    // A lockfile that does not parse is resolved from scratch.
+    let previous = pacquet_lockfile::read_lockfile(&config.workspace_root.join(LOCKFILE_NAME))
+        .ok()
+        .flatten();
     let fetcher_options: FetcherOptions = settings::fetcher_options(config)?;
     let fetcher = Fetcher::new(fetcher_options).map_err(InstallError::Tarball)?;
     let registries = ConfigRegistries(config);
@@ -75,6 +79,7 @@ pub(crate) fn resolve_lockfile(
         age_fallback: !config.minimum_release_age_strict.unwrap_or(false),
         extensions: (!config.ignore_compatibility_db)
             .then(pacquet_resolver::extensions::Extensions::builtin),
+        previous: previous.as_ref(),
     };
     let importers: Vec<ImporterInput<'_>> = projects
         .iter()

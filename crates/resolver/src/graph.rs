@@ -167,6 +167,8 @@ pub struct Walker<'a, M> {
     extensions: Option<&'a Extensions>,
     /// The workspace's projects by name: (importer id, version).
     workspace: HashMap<String, (String, Option<String>)>,
+    /// The versions of each name the previous lockfile has.
+    locked: HashMap<String, Vec<Version>>,
 }
 
 impl<'a, M: Metadata> Walker<'a, M> {
@@ -186,6 +188,20 @@ impl<'a, M: Metadata> Walker<'a, M> {
             failed: HashMap::new(),
             extensions,
             workspace: HashMap::new(),
+            locked: HashMap::new(),
+        }
+    }
+
+    /// Prefers the registry versions `lockfile` has, over any other
+    /// preference (docs/resolution.md §2).
+    pub fn keep_locked(&mut self, lockfile: &pacquet_lockfile::Lockfile) {
+        for key in lockfile.packages.keys() {
+            if let Ok(version) = Version::parse(key.version()) {
+                self.locked
+                    .entry(key.name().to_owned())
+                    .or_default()
+                    .push(version);
+            }
         }
     }
 
@@ -429,13 +445,20 @@ impl<'a, M: Metadata> Walker<'a, M> {
             .filter(|(raw, _)| *raw != spec.selector_raw())
             .map(|(_, s)| s)
             .collect();
+        let locked = self.locked.get(spec.name.as_str());
         let weight = |v: &Version| -> u32 {
             let manifest = manifest_selectors
                 .iter()
                 .filter(|s| selects(packument, s, v))
                 .count() as u32
                 * 1000;
-            manifest + overlay.iter().filter(|o| *o == v).count() as u32
+            // What the previous lockfile has is kept where it still fits.
+            let kept = if locked.is_some_and(|l| l.contains(v)) {
+                1_000_000
+            } else {
+                0
+            };
+            kept + manifest + overlay.iter().filter(|o| *o == v).count() as u32
         };
         let eligible = self.eligible;
         let version = pick(packument, &spec.selector, &weight, &|v| {

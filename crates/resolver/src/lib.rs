@@ -41,6 +41,8 @@ pub struct ResolveOptions<'a> {
     /// Extensions applied to every manifest: the built-in set unless
     /// `ignoreCompatibilityDb`.
     pub extensions: Option<&'a extensions::Extensions>,
+    /// The previous lockfile: its versions are kept where they still fit.
+    pub previous: Option<&'a Lockfile>,
 }
 
 /// A resolved lockfile and what pnpm would warn about on the way.
@@ -70,6 +72,9 @@ pub async fn resolve<M: Metadata>(
         opts.extensions,
     );
     walker.set_workspace(&importers);
+    if let Some(previous) = opts.previous {
+        walker.keep_locked(previous);
+    }
     let mut peer_issues = false;
     for importer in &importers {
         let index = walker.add_importer(*importer).await?;

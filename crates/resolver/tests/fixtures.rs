@@ -73,6 +73,7 @@ async fn resolved_lockfile(registry: &Registry, project: &str) -> String {
         eligible: &|_, _| true,
         age_fallback: false,
         extensions: Some(pacquet_resolver::extensions::Extensions::builtin()),
+        previous: None,
     };
     let importers: Vec<ImporterInput<'_>> = projects
         .iter()
