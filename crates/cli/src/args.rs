@@ -130,6 +130,84 @@ pub enum Command {
     /// Put one workspace project (`--filter <name>`) with its dependencies,
     /// workspace projects copied in, into a directory of its own.
     Deploy(DeployArgs),
+    /// Add packages to package.json (`name`, `name@range`, `name@tag`,
+    /// `alias@npm:name@range`) and install.
+    Add(AddArgs),
+    /// Remove packages from package.json and install.
+    #[command(aliases = ["rm", "uninstall", "un"])]
+    Remove(RemoveArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct AddArgs {
+    #[arg(required = true, value_name = "PACKAGE")]
+    pub packages: Vec<String>,
+    /// Save to devDependencies.
+    #[arg(short = 'D', long)]
+    pub save_dev: bool,
+    /// Save to optionalDependencies.
+    #[arg(short = 'O', long, conflicts_with = "save_dev")]
+    pub save_optional: bool,
+    /// Save the exact version picked, without `savePrefix`.
+    #[arg(short = 'E', long)]
+    pub save_exact: bool,
+    /// Save to peerDependencies and devDependencies.
+    #[arg(long, conflicts_with = "save_optional")]
+    pub save_peer: bool,
+    #[command(flatten)]
+    pub install: EditInstallArgs,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct RemoveArgs {
+    #[arg(required = true, value_name = "PACKAGE")]
+    pub packages: Vec<String>,
+    #[command(flatten)]
+    pub install: EditInstallArgs,
+}
+
+/// The install flags `add` and `remove` take (their `-D` is `--save-dev`).
+#[derive(Debug, clap::Args)]
+pub struct EditInstallArgs {
+    /// Never touch the network: everything must already be in the store.
+    #[arg(long)]
+    pub offline: bool,
+
+    /// Prefer cached data over the network.
+    #[arg(long)]
+    pub prefer_offline: bool,
+
+    /// Do not run lifecycle scripts of dependencies.
+    #[arg(long)]
+    pub ignore_scripts: bool,
+
+    /// The content-addressable store to use (`/v11` is appended as pnpm does).
+    #[arg(long, value_name = "DIR")]
+    pub store_dir: Option<PathBuf>,
+
+    /// Override the default registry.
+    #[arg(long, value_name = "URL")]
+    pub registry: Option<String>,
+}
+
+impl EditInstallArgs {
+    /// The install that follows the edit: it resolves what changed.
+    pub fn install_args(&self) -> InstallArgs {
+        InstallArgs {
+            frozen_lockfile: false,
+            lockfile_only: false,
+            offline: self.offline,
+            prefer_offline: self.prefer_offline,
+            ignore_scripts: self.ignore_scripts,
+            store_dir: self.store_dir.clone(),
+            registry: self.registry.clone(),
+            groups: GroupArgs {
+                prod: false,
+                dev: false,
+                no_optional: false,
+            },
+        }
+    }
 }
 
 #[derive(Debug, clap::Args)]

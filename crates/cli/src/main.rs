@@ -50,6 +50,8 @@ fn main() -> ExitCode {
         Command::Fetch(args) => commands::fetch::run(&cli, args, runtime.handle()),
         Command::Store(args) => commands::store::run(&cli, args),
         Command::Deploy(args) => commands::deploy::run(&cli, args, runtime.handle()),
+        Command::Add(args) => commands::edit::add(&cli, args, runtime.handle()),
+        Command::Remove(args) => commands::edit::remove(&cli, args, runtime.handle()),
     };
     // pnpm 12 heads install and fetch errors with the operation; store
     // commands print their error as the headline.
@@ -57,6 +59,7 @@ fn main() -> ExitCode {
         Command::Install(_) => Some("installing dependencies"),
         Command::Fetch(_) => Some("fetching dependencies"),
         Command::Deploy(_) => Some("deploying"),
+        Command::Add(_) | Command::Remove(_) => Some("installing dependencies"),
         Command::Store(_) => None,
     };
 

@@ -340,3 +340,82 @@ fn a_missing_workspace_project_is_refused_like_pnpm() {
     assert!(!project.join("pnpm-lock.yaml").exists());
     assert!(!project.join("node_modules").exists());
 }
+
+/// Runs the same command with both tools on copies of `name` (with its
+/// lockfile) and compares package.json, the lockfile and the trees.
+fn edits_like_pnpm(name: &str, dir: &str, args: &[&str]) {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let [(pnpm_project, pnpm_env), (project, env)] = ["pnpm", "pacquet"].map(|side| {
+        let project = tmp.path().join(side).join("project");
+        prepare_project(name, &project, &registry.url());
+        let env = PnpmEnv::new(&tmp.path().join(side).join("env"), &registry.url());
+        (project, env)
+    });
+    let mut pnpm_args = args.to_vec();
+    pnpm_args.push("--reporter=append-only");
+    pnpm_env.run_ok(&pnpm_project.join(dir), &pnpm_args);
+    pacquet_ok(&env, &project.join(dir), args);
+    let read = |p: &Path| std::fs::read_to_string(p.join(dir).join("package.json")).unwrap();
+    pretty_assertions::assert_eq!(read(&project), read(&pnpm_project), "{args:?}");
+    pretty_assertions::assert_eq!(lockfile(&project), lockfile(&pnpm_project), "{args:?}");
+    let opts =
+        DiffOptions::for_installs(&pnpm_project, &pnpm_env.store_dir, &project, &env.store_dir);
+    assert_trees_equal(&pnpm_project, &project, &opts);
+}
+
+#[test]
+fn add_writes_what_pnpm_writes() {
+    // A bare name takes `^` + latest; a range stays; -E pins; -D moves.
+    edits_like_pnpm("basic", ".", &["add", "pq-dup"]);
+    edits_like_pnpm("basic", ".", &["add", "pq-deep-1@^1.0.0", "-D"]);
+    edits_like_pnpm("basic", ".", &["add", "-E", "@pq/peer-host"]);
+    edits_like_pnpm("basic", ".", &["add", "pq-plain@1.0.0", "-O"]);
+    edits_like_pnpm("basic", ".", &["add", "my-dup@npm:pq-dup@1.0.0"]);
+    edits_like_pnpm(
+        "basic",
+        ".",
+        &["add", "--save-peer", "@pq/peer-host@^2.0.0"],
+    );
+}
+
+#[test]
+fn add_in_a_workspace_project_and_with_w() {
+    edits_like_pnpm("workspace", "packages/lib", &["add", "pq-dup@2.0.0"]);
+    edits_like_pnpm("workspace", ".", &["add", "-w", "pq-deep-1"]);
+}
+
+#[test]
+fn remove_writes_what_pnpm_writes() {
+    edits_like_pnpm("basic", ".", &["remove", "pq-deprecated", "pq-many-files"]);
+    edits_like_pnpm("workspace", "packages/util", &["remove", "pq-dup"]);
+}
+
+/// pnpm 12's refusal of a removal of what the project does not have:
+/// nothing changes. (pnpm 12.21 adds to a workspace's root without `-w`.)
+#[test]
+fn edits_pnpm_refuses_are_refused() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let project = tmp.path().join("project");
+    prepare_project("workspace", &project, &registry.url());
+    let env = PnpmEnv::new(&tmp.path().join("env"), &registry.url());
+    let before = std::fs::read_to_string(project.join("package.json")).unwrap();
+    let theirs = env.run(&project, &["remove", "pq-nope"]);
+    let pnpm_says = format!(
+        "{}{}",
+        String::from_utf8_lossy(&theirs.stdout),
+        stderr(&theirs)
+    );
+    assert!(
+        pnpm_says.contains("ERR_PNPM_CANNOT_REMOVE_MISSING_DEPS"),
+        "pnpm: {pnpm_says}"
+    );
+    let out = pacquet(&env, &project, &["remove", "pq-nope"]);
+    fails_with(&out, "ERR_PNPM_CANNOT_REMOVE_MISSING_DEPS");
+    assert_eq!(
+        std::fs::read_to_string(project.join("package.json")).unwrap(),
+        before
+    );
+    assert!(!project.join("node_modules").exists());
+}

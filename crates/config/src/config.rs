@@ -246,6 +246,10 @@ pub struct Config {
     /// `ignoreCompatibilityDb`: resolution leaves out the built-in
     /// package extensions (docs/resolution.md §3).
     pub ignore_compatibility_db: bool,
+    /// `savePrefix` (`^` by default) and `saveExact`: how `add` writes a
+    /// version it picked.
+    pub save_prefix: String,
+    pub save_exact: bool,
     /// `true`, `false` or `"deep"`.
     pub link_workspace_packages: Value,
     pub prefer_workspace_packages: bool,

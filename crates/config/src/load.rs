@@ -288,6 +288,10 @@ fn resolve_settings(
         dedupe_injected_deps: layers.bool("dedupeInjectedDeps", true),
         dedupe_peer_dependents: layers.bool("dedupePeerDependents", true),
         ignore_compatibility_db: layers.bool("ignoreCompatibilityDb", false),
+        save_prefix: layers
+            .string("savePrefix")
+            .unwrap_or_else(|| "^".to_owned()),
+        save_exact: layers.bool("saveExact", false),
         resolution_mode: layers
             .string("resolutionMode")
             .unwrap_or_else(|| "highest".to_owned()),

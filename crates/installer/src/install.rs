@@ -44,6 +44,19 @@ pub struct InstallRequest<'a> {
     pub root_only: bool,
     /// `--lockfile-only`: resolve and write `pnpm-lock.yaml`, install nothing.
     pub lockfile_only: bool,
+    /// The manifest the command edited first (`add`, `remove`).
+    pub edited: Option<EditedManifest>,
+}
+
+/// A project manifest a command edited before installing.
+#[derive(Debug, Clone)]
+pub struct EditedManifest {
+    /// The project's directory.
+    pub dir: std::path::PathBuf,
+    /// The manifest as pnpm 12 holds it after the edit, which its state
+    /// file records: groups the edit emptied are still there, though the
+    /// written file drops them.
+    pub manifest: serde_json::Value,
 }
 
 /// Installs the projects of `req.config` from the lockfile. Blocking: the
@@ -269,6 +282,7 @@ pub fn install(
                 project_scripts: &project_scripts,
                 started_at,
                 global: global.as_ref(),
+                edited: req.edited.as_ref(),
             };
             run.execute(runtime, &phases, verification, previous)
         })
@@ -377,6 +391,7 @@ struct Run<'a> {
     started_at: SystemTime,
     /// The global virtual store: which slots this install makes.
     global: Option<&'a global_store::Slots>,
+    edited: Option<&'a EditedManifest>,
 }
 
 impl Run<'_> {
@@ -702,6 +717,7 @@ impl Run<'_> {
             previous_skipped,
             pending_builds,
             pending_skills,
+            edited: self.edited,
         }
     }
 }

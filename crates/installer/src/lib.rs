@@ -23,6 +23,7 @@ mod install;
 mod lexical;
 mod link_gate;
 mod local;
+pub mod manifest_edit;
 mod memory;
 mod phases;
 mod probe;
@@ -31,6 +32,7 @@ mod project_scripts;
 mod remove;
 pub mod reporter;
 mod resolve;
+pub use resolve::pick_version;
 pub mod settings;
 mod skills;
 mod stale;
@@ -50,4 +52,4 @@ pub use filtered::{ProjectFilter, select as select_projects};
 pub use gates::{
     CheckedLockfile, LOCKFILE_NAME, Project, importer_id, read_checked_lockfile, read_projects,
 };
-pub use install::{InstallRequest, InstallSummary, install};
+pub use install::{EditedManifest, InstallRequest, InstallSummary, install};

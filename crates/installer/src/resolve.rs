@@ -102,6 +102,37 @@ pub(crate) fn resolve_lockfile(
     )
 }
 
+/// The version `selector` (a dist-tag, version or range) picks for `name`
+/// from its registry, as resolution would pick it: what `add` writes.
+pub fn pick_version(
+    config: &Config,
+    runtime: &tokio::runtime::Handle,
+    name: &str,
+    selector: &str,
+) -> Result<String, InstallError> {
+    let fetcher =
+        Fetcher::new(settings::fetcher_options(config)?).map_err(InstallError::Tarball)?;
+    let registries = ConfigRegistries(config);
+    let now = pacquet_verification::timestamp::now_ms();
+    let policy =
+        Policy::from_config(config, now).map_err(|e| InstallError::Verification(e.into()))?;
+    let metadata = RegistryMetadata::new(
+        &fetcher,
+        Some(&config.cache_dir),
+        &registries,
+        config.offline,
+        policy.cutoff_ms().is_some(),
+    );
+    runtime
+        .block_on(pacquet_resolver::pick_for(
+            &metadata,
+            name,
+            selector,
+            &|p, v| mature(&policy, p, &v.to_string()),
+        ))
+        .map_err(InstallError::Resolve)
+}
+
 /// Whether `version` is old enough for `minimumReleaseAge`.
 fn mature(policy: &Policy, packument: &Packument, version: &str) -> bool {
     let Some(cutoff) = policy.cutoff_ms() else {

@@ -36,6 +36,9 @@ pub struct ValidationInputs<'a> {
     pub installed: &'a dyn Fn(&str) -> bool,
     /// The `patchedDependencies` files, absolute.
     pub patch_files: &'a [PathBuf],
+    /// The manifest the command edited, as it holds it in memory (a group
+    /// the edit emptied is still there), by project directory.
+    pub edited: Option<&'a crate::EditedManifest>,
 }
 
 /// The block, or `None` when an input could not be read.
@@ -50,10 +53,15 @@ pub fn record(inputs: &ValidationInputs<'_>) -> Option<Validation> {
     let mut workspace_manifests = BTreeMap::new();
     for project in inputs.projects {
         let (stat, manifest) = read_manifest(&project.dir.join("package.json"))?;
+        let edited = inputs.edited.filter(|e| {
+            e.dir == project.dir
+                || std::fs::canonicalize(&e.dir).ok() == std::fs::canonicalize(project.dir).ok()
+        });
         if (inputs.installed)(project.id) {
             let record = ManifestRecord {
                 stat,
-                manifest: manifest.clone(),
+                manifest: edited.map_or_else(|| manifest.clone(), |e| e.manifest.clone()),
+                record_file: edited.is_none(),
             };
             manifests.insert(project.id.to_owned(), record);
         }

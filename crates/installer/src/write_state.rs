@@ -62,6 +62,8 @@ pub struct StateInputs<'a> {
     pub pending_builds: &'a [String],
     /// Direct dependencies whose agent skills await approval.
     pub pending_skills: &'a [String],
+    /// See [`crate::InstallRequest::edited`].
+    pub edited: Option<&'a crate::EditedManifest>,
 }
 
 /// The text of `node_modules/.pnpm/lock.yaml` for `inputs`; `None` when
@@ -233,6 +235,7 @@ fn validation(inputs: &StateInputs<'_>, modules: &Path) -> Option<pacquet_state:
         projects: &projects,
         installed: &installed,
         patch_files: &patch_files,
+        edited: inputs.edited,
     })
 }
 

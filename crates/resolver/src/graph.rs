@@ -762,7 +762,7 @@ pub fn merged_range(ranges: &[&str]) -> Option<String> {
     merged.map(|r| r.to_string())
 }
 
-fn no_matching_version(
+pub(crate) fn no_matching_version(
     packument: &Packument,
     alias: &str,
     spec: &RegistrySpec,

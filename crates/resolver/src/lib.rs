@@ -52,6 +52,33 @@ pub struct Resolved {
     pub peer_issues: bool,
 }
 
+/// The version `selector` picks for `name` (no preferences; versions
+/// `eligible` refuses only when nothing else fits).
+pub async fn pick_for<M: Metadata>(
+    metadata: &M,
+    name: &str,
+    selector: &str,
+    eligible: graph::Eligible<'_>,
+) -> Result<String, ResolveError> {
+    let spec = match spec::parse(name, selector) {
+        spec::Spec::Registry(spec) => spec,
+        spec::Spec::Other(spec) => {
+            return Err(ResolveError::UnsupportedSpec {
+                alias: name.to_owned(),
+                spec,
+                importer: ".".to_owned(),
+            });
+        }
+    };
+    let packument = metadata.packument(name).await?;
+    pick::pick(&packument, &spec.selector, &|_| 0, &|v| {
+        eligible(&packument, v)
+    })
+    .or_else(|| pick::pick(&packument, &spec.selector, &|_| 0, &|_| true))
+    .map(|v| v.to_string())
+    .ok_or_else(|| graph::no_matching_version(&packument, name, &spec, metadata.registry(name)))
+}
+
 /// Resolves the projects' dependencies into a lockfile. Projects are
 /// resolved in id order (`.` first), whatever order they come in.
 pub async fn resolve<M: Metadata>(

@@ -173,6 +173,7 @@ fn file_digest_is_truncated_sha256() {
 
 fn record(manifest: serde_json::Value) -> ManifestRecord {
     ManifestRecord {
+        record_file: true,
         stat: FileStat {
             mtime_ns: 1_795_655_717_410_611_786,
             ctime_ns: 1_795_655_717_410_611_786,

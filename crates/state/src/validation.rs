@@ -29,6 +29,9 @@ pub struct FileStat {
 pub struct ManifestRecord {
     pub stat: FileStat,
     pub manifest: Value,
+    /// Whether its stat goes into `manifestFiles`: pnpm 12 leaves out a
+    /// manifest the command itself edited (`add`, `remove`).
+    pub record_file: bool,
 }
 
 /// Everything the block records.
@@ -93,6 +96,7 @@ impl Validation {
         let manifest_files: Map<String, Value> = self
             .manifests
             .iter()
+            .filter(|(_, m)| m.record_file)
             .map(|(dir, m)| (dir.clone(), manifest_file_json(m)))
             .collect();
 
@@ -107,7 +111,9 @@ impl Validation {
         let mut by_lockfile = Map::new();
         by_lockfile.insert(self.lockfile_digest.clone(), Value::Object(local));
         block.insert("localDependencies".into(), Value::Object(by_lockfile));
-        block.insert("manifestFiles".into(), Value::Object(manifest_files));
+        if !manifest_files.is_empty() {
+            block.insert("manifestFiles".into(), Value::Object(manifest_files));
+        }
         Value::Object(block)
     }
 

@@ -11,6 +11,47 @@ pub fn run(
     args: &InstallArgs,
     runtime: &tokio::runtime::Handle,
 ) -> Result<(), Box<dyn Diagnostic + Send + Sync>> {
+    let (config, cwd) = load(cli, args)?;
+    install_loaded(cli, args, &config, &cwd, runtime, None)
+}
+
+/// The install of already loaded settings (`add` and `remove` run it after
+/// editing a manifest).
+pub(crate) fn install_loaded(
+    cli: &Cli,
+    args: &InstallArgs,
+    config: &pacquet_config::Config,
+    cwd: &std::path::Path,
+    runtime: &tokio::runtime::Handle,
+    edited: Option<pacquet_installer::EditedManifest>,
+) -> Result<(), Box<dyn Diagnostic + Send + Sync>> {
+    let reporter = super::settings::reporter(cli, config, cwd);
+    // After `add`/`remove`, `-w` chose the manifest; the install that
+    // follows covers the workspace.
+    let filter = if edited.is_some() {
+        None
+    } else {
+        project_filter(cli, config, cwd)
+    };
+    let request = InstallRequest {
+        config,
+        frozen_lockfile: args.frozen_lockfile,
+        filter: filter.as_ref(),
+        root_only: false,
+        lockfile_only: args.lockfile_only,
+        edited,
+    };
+    install(&request, runtime, reporter.as_ref())
+        .map_err(|e| Box::new(e) as Box<dyn Diagnostic + Send + Sync>)?;
+    Ok(())
+}
+
+/// The settings `args` and the environment give, and the directory the
+/// command acts in.
+pub(crate) fn load(
+    cli: &Cli,
+    args: &InstallArgs,
+) -> Result<(pacquet_config::Config, std::path::PathBuf), Box<dyn Diagnostic + Send + Sync>> {
     let cwd = std::env::current_dir()
         .map_err(|e| Box::new(CliError::Cwd(e)) as Box<dyn Diagnostic + Send + Sync>)?;
     let cwd = match &cli.dir {
@@ -40,19 +81,7 @@ pub fn run(
     };
     let config = pacquet_config::load(&options)
         .map_err(|e| Box::new(e) as Box<dyn Diagnostic + Send + Sync>)?;
-
-    let reporter = super::settings::reporter(cli, &config, &cwd);
-    let filter = project_filter(cli, &config, &cwd);
-    let request = InstallRequest {
-        config: &config,
-        frozen_lockfile: args.frozen_lockfile,
-        filter: filter.as_ref(),
-        root_only: false,
-        lockfile_only: args.lockfile_only,
-    };
-    install(&request, runtime, reporter.as_ref())
-        .map_err(|e| Box::new(e) as Box<dyn Diagnostic + Send + Sync>)?;
-    Ok(())
+    Ok((config, cwd))
 }
 
 #[derive(Debug, thiserror::Error, Diagnostic)]

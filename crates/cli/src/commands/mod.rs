@@ -1,4 +1,5 @@
 pub mod deploy;
+pub mod edit;
 pub mod fetch;
 pub mod install;
 pub mod settings;

@@ -1,0 +1,223 @@
+//! `pacquet add` and `pacquet remove`: edit a project's `package.json` as
+//! pnpm 12 does, then install (resolving what the edit changed).
+
+use std::path::{Path, PathBuf};
+
+use miette::Diagnostic;
+use pacquet_config::Config;
+use pacquet_installer::EditedManifest;
+use pacquet_installer::manifest_edit::{Edit, EditError, edit};
+use pacquet_resolver::spec::{Selector, Spec, parse};
+
+use crate::args::{AddArgs, Cli, RemoveArgs};
+
+type Failure = Box<dyn Diagnostic + Send + Sync>;
+
+pub fn add(cli: &Cli, args: &AddArgs, runtime: &tokio::runtime::Handle) -> Result<(), Failure> {
+    let install = args.install.install_args();
+    let (config, cwd) = super::install::load(cli, &install)?;
+    let dir = project_dir(cli, &config, &cwd, "add")?;
+    let group = if args.save_dev || args.save_peer {
+        "devDependencies"
+    } else if args.save_optional {
+        "optionalDependencies"
+    } else {
+        "dependencies"
+    };
+    let exact = args.save_exact || config.save_exact;
+    let mut edits = Vec::new();
+    for raw in &args.packages {
+        let (alias, specifier) = specifier_to_save(&config, runtime, raw, exact)?;
+        if args.save_peer {
+            edits.push(Edit::AddPeer {
+                alias: alias.clone(),
+                specifier: specifier.clone(),
+            });
+        }
+        edits.push(Edit::Add {
+            group,
+            alias,
+            specifier,
+        });
+    }
+    let edited = write_manifest(&dir, &edits)?;
+    super::install::install_loaded(cli, &install, &config, &cwd, runtime, Some(edited))
+}
+
+pub fn remove(
+    cli: &Cli,
+    args: &RemoveArgs,
+    runtime: &tokio::runtime::Handle,
+) -> Result<(), Failure> {
+    let install = args.install.install_args();
+    let (config, cwd) = super::install::load(cli, &install)?;
+    let dir = project_dir(cli, &config, &cwd, "remove")?;
+    let edits: Vec<Edit> = args
+        .packages
+        .iter()
+        .map(|alias| Edit::Remove {
+            alias: alias.clone(),
+        })
+        .collect();
+    let edited = write_manifest(&dir, &edits)?;
+    super::install::install_loaded(cli, &install, &config, &cwd, runtime, Some(edited))
+}
+
+/// The project an edit applies to: the workspace root with `-w`, else the
+/// directory the command runs in (pnpm 12.21 adds to a workspace's root
+/// without `-w` too).
+fn project_dir(
+    cli: &Cli,
+    config: &Config,
+    cwd: &Path,
+    command: &'static str,
+) -> Result<PathBuf, Failure> {
+    if !cli.filter.is_empty() || !cli.filter_prod.is_empty() || cli.recursive {
+        return Err(Box::new(EditCommandError::Selection { command }));
+    }
+    if cli.workspace_root {
+        return Ok(config.workspace_root.clone());
+    }
+    Ok(cwd.to_path_buf())
+}
+
+/// `(alias, specifier)` to write for `raw` (`name`, `name@selector`,
+/// `alias@npm:name@selector`): a dist-tag (or none, `latest`) becomes
+/// `savePrefix` + the version it picks; a version or range is kept, or with
+/// `--save-exact` replaced by the version it picks.
+fn specifier_to_save(
+    config: &Config,
+    runtime: &tokio::runtime::Handle,
+    raw: &str,
+    exact: bool,
+) -> Result<(String, String), Failure> {
+    let (alias, given) = match raw[1.min(raw.len())..].find('@') {
+        Some(at) => (&raw[..at + 1], Some(&raw[at + 2..])),
+        None => (raw, None),
+    };
+    let prefix = if exact {
+        ""
+    } else {
+        config.save_prefix.as_str()
+    };
+    let given = given.unwrap_or("latest");
+    let (name, selector, npm) = match parse(alias, given) {
+        Spec::Registry(spec) => {
+            let npm = given.trim_start().starts_with("npm:");
+            let selector = spec.selector_raw().to_owned();
+            (spec.name, (spec.selector, selector), npm)
+        }
+        // `workspace:`, `link:`, `file:` and the like are written as given.
+        Spec::Other(_) => return Ok((alias.to_owned(), given.to_owned())),
+    };
+    let (selector, raw_selector) = selector;
+    let keep = match selector {
+        Selector::Tag(_) => false,
+        Selector::Version(_) | Selector::Range(_) => !exact,
+    };
+    let written = if keep {
+        raw_selector
+    } else {
+        let picked = pacquet_installer::pick_version(
+            config,
+            runtime,
+            &name,
+            if raw_selector.is_empty() {
+                "latest"
+            } else {
+                &raw_selector
+            },
+        )
+        .map_err(|e| Box::new(e) as Failure)?;
+        format!("{prefix}{picked}")
+    };
+    let specifier = if npm {
+        format!("npm:{name}@{written}")
+    } else {
+        written
+    };
+    Ok((alias.to_owned(), specifier))
+}
+
+fn write_manifest(dir: &Path, edits: &[Edit]) -> Result<EditedManifest, Failure> {
+    let path = dir.join("package.json");
+    let text = std::fs::read_to_string(&path).map_err(|source| {
+        Box::new(EditCommandError::Read {
+            path: path.clone(),
+            source,
+        }) as Failure
+    })?;
+    let edited = edit(&text, edits).map_err(|e| {
+        Box::new(match e {
+            EditError::Missing(names) => EditCommandError::CannotRemove {
+                names: names.join("', '"),
+            },
+            EditError::NotJson(reason) => EditCommandError::Invalid {
+                path: path.clone(),
+                reason,
+            },
+            EditError::NotAnObject => EditCommandError::Invalid {
+                path: path.clone(),
+                reason: "not a JSON object".to_owned(),
+            },
+        }) as Failure
+    })?;
+    let tmp = path.with_extension(format!("json.{}.tmp", std::process::id()));
+    std::fs::write(&tmp, &edited.text)
+        .and_then(|()| std::fs::rename(&tmp, &path))
+        .map_err(|source| {
+            let _ = std::fs::remove_file(&tmp);
+            Box::new(EditCommandError::Write {
+                path: path.clone(),
+                source,
+            }) as Failure
+        })?;
+    Ok(EditedManifest {
+        dir: dir.to_path_buf(),
+        manifest: edited.in_memory,
+    })
+}
+
+#[derive(Debug, thiserror::Error, Diagnostic)]
+pub enum EditCommandError {
+    #[error("Cannot remove '{names}': no such dependency found")]
+    #[diagnostic(
+        code(ERR_PNPM_CANNOT_REMOVE_MISSING_DEPS),
+        help("Check the names against the project's package.json; nothing was changed.")
+    )]
+    CannotRemove { names: String },
+
+    #[error("`pacquet {command}` with a workspace selection is not supported yet")]
+    #[diagnostic(
+        code(ERR_PACQUET_UNSUPPORTED_FLAG),
+        help("Run the command in the project's directory, or with -w for the workspace root.")
+    )]
+    Selection { command: &'static str },
+
+    #[error("cannot read {}: {source}", path.display())]
+    #[diagnostic(
+        code(ERR_PNPM_NO_PKG_MANIFEST),
+        help("Run the command in a project's directory.")
+    )]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+
+    #[error("{} is not valid: {reason}", path.display())]
+    #[diagnostic(
+        code(ERR_PNPM_JSON_PARSE),
+        help("Fix package.json; nothing was changed.")
+    )]
+    Invalid { path: PathBuf, reason: String },
+
+    #[error("cannot write {}: {source}", path.display())]
+    #[diagnostic(
+        code(ERR_PACQUET_WRITE_MANIFEST),
+        help("Check that the project directory is writable; package.json was left as it was.")
+    )]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
