@@ -56,14 +56,12 @@ pub(crate) fn resolve_lockfile(
     let now = pacquet_verification::timestamp::now_ms();
     let policy =
         Policy::from_config(config, now).map_err(|e| InstallError::Verification(e.into()))?;
-    // Publish times are only in full documents.
-    let full = policy.cutoff_ms().is_some();
     let metadata = RegistryMetadata::new(
         &fetcher,
         Some(&config.cache_dir),
         &registries,
         config.offline,
-        full,
+        policy.cutoff_ms(),
     );
     let eligible =
         |packument: &Packument, version: &Version| mature(&policy, packument, &version.to_string());
@@ -121,7 +119,7 @@ pub fn pick_version(
         Some(&config.cache_dir),
         &registries,
         config.offline,
-        policy.cutoff_ms().is_some(),
+        policy.cutoff_ms(),
     );
     runtime
         .block_on(pacquet_resolver::pick_for(
@@ -139,6 +137,15 @@ fn mature(policy: &Policy, packument: &Packument, version: &str) -> bool {
         return true;
     };
     if !policy.age_applies(&packument.name, version) {
+        return true;
+    }
+    // Nothing in the document changed since the cutoff.
+    if packument
+        .modified
+        .as_deref()
+        .and_then(pacquet_state::parse_iso_date)
+        .is_some_and(|modified| modified <= cutoff)
+    {
         return true;
     }
     match packument

@@ -30,8 +30,17 @@ pub async fn install_missing<M: Metadata>(
             entry.0.push(missing.range.clone());
             entry.1 |= !missing.optional;
         }
+        // Required peers first: what they bring into the tree is where the
+        // optional ones are then taken from (`alotta`: `supports-color`
+        // 8.1.1 arrives with a hoisted peer's subtree).
+        let any_required = wanted
+            .iter()
+            .any(|(name, (_, required))| *required && !tried.contains(name));
         let mut install = Vec::new();
         for (name, (ranges, required)) in wanted {
+            if any_required && !required {
+                continue;
+            }
             if !tried.insert(name.clone()) {
                 continue;
             }

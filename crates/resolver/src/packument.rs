@@ -19,6 +19,9 @@ pub struct Packument {
     pub versions: Vec<(Version, Box<RawValue>)>,
     /// Publish times by version, when the document has them (full documents).
     pub time: Option<HashMap<String, String>>,
+    /// When anything in the document last changed (top-level `modified`,
+    /// else `time.modified`): no version is younger.
+    pub modified: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -31,6 +34,8 @@ struct Raw {
     versions: Option<IndexMap<String, Box<RawValue>>>,
     #[serde(default)]
     time: Option<Value>,
+    #[serde(default)]
+    modified: Option<Value>,
 }
 
 impl Packument {
@@ -51,6 +56,11 @@ impl Packument {
             .into_iter()
             .filter_map(|(v, doc)| Some((Version::parse(&v).ok()?, doc)))
             .collect();
+        let time = raw.time.filter(Value::is_object).map(|t| strings(Some(t)));
+        let modified = raw
+            .modified
+            .and_then(|m| m.as_str().map(str::to_owned))
+            .or_else(|| time.as_ref()?.get("modified").cloned());
         Ok(Packument {
             name: raw
                 .name
@@ -58,7 +68,8 @@ impl Packument {
                 .unwrap_or_default(),
             dist_tags: strings(raw.dist_tags),
             versions,
-            time: raw.time.filter(Value::is_object).map(|t| strings(Some(t))),
+            time,
+            modified,
         })
     }
 

@@ -40,8 +40,10 @@ pub struct RegistryMetadata<'a> {
     pub cache_dir: Option<&'a Path>,
     pub registries: &'a dyn Registries,
     pub offline: bool,
-    /// Full documents (with `time`) instead of abbreviated ones.
-    pub full: bool,
+    /// `minimumReleaseAge`'s cutoff (ms since the epoch): a package whose
+    /// abbreviated document changed after it gets its full document, for
+    /// the publish times, as pnpm 12 does (docs/resolution.md §1).
+    pub cutoff_ms: Option<i64>,
     cells: Mutex<HashMap<String, Cell>>,
 }
 
@@ -51,19 +53,35 @@ impl<'a> RegistryMetadata<'a> {
         cache_dir: Option<&'a Path>,
         registries: &'a dyn Registries,
         offline: bool,
-        full: bool,
+        cutoff_ms: Option<i64>,
     ) -> Self {
         RegistryMetadata {
             fetcher,
             cache_dir,
             registries,
             offline,
-            full,
+            cutoff_ms,
             cells: Mutex::default(),
         }
     }
 
     async fn fetch(&self, name: &str) -> Result<Arc<Packument>, ResolveError> {
+        let abbreviated = self.fetch_kind(name, Kind::Abbreviated).await?;
+        let Some(cutoff) = self.cutoff_ms else {
+            return Ok(abbreviated);
+        };
+        let settled = abbreviated
+            .modified
+            .as_deref()
+            .and_then(pacquet_state::parse_iso_date)
+            .is_some_and(|modified| modified <= cutoff);
+        if settled || abbreviated.time.is_some() {
+            return Ok(abbreviated);
+        }
+        self.fetch_kind(name, Kind::Full).await
+    }
+
+    async fn fetch_kind(&self, name: &str, kind: Kind) -> Result<Arc<Packument>, ResolveError> {
         let registry = self.registries.registry_for(name);
         let url = pacquet_registry_metadata::packument_url(&registry, name);
         let authorization = self.registries.authorization_for(&url, name);
@@ -71,11 +89,6 @@ impl<'a> RegistryMetadata<'a> {
             fetcher: self.fetcher,
             cache_dir: self.cache_dir,
             offline: self.offline,
-        };
-        let kind = if self.full {
-            Kind::Full
-        } else {
-            Kind::Abbreviated
         };
         let body = client
             .get(&registry, name, kind, authorization.as_deref())

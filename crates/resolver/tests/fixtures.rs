@@ -62,7 +62,7 @@ async fn resolved_lockfile(registry: &Registry, project: &str) -> String {
     let fetcher = Fetcher::new(FetcherOptions::default()).expect("fetcher");
     let url = registry.url();
     let registries = One(url.clone());
-    let metadata = RegistryMetadata::new(&fetcher, None, &registries, false, false);
+    let metadata = RegistryMetadata::new(&fetcher, None, &registries, false, None);
     let registry_for = |_: &str| url.clone();
     let opts = ResolveOptions {
         auto_install_peers: setting(&dir, "autoInstallPeers").is_none_or(|v| v == "true"),
