@@ -38,6 +38,14 @@ pub fn settle_for_downloads() -> DownloadMemory {
     }
 }
 
+/// No new transparent huge page backs the heap until the guard is
+/// dropped; the purge delay is left as it is.
+pub fn without_huge_pages() -> DownloadMemory {
+    DownloadMemory {
+        restore_huge_pages: disable_huge_pages(),
+    }
+}
+
 impl Drop for DownloadMemory {
     fn drop(&mut self) {
         if self.restore_huge_pages {

@@ -86,9 +86,14 @@ pub(crate) fn resolve_lockfile(
             manifest: &p.manifest,
         })
         .collect();
+    // Documents are read and freed by the thousand: zeroing 2 MiB huge
+    // pages was 84 % of the cycles of alotta's offline resolution from a
+    // warm cache; without them, 288 ± 154 → 246 ± 16 ms (hyperfine, 15 runs).
+    let memory = crate::memory::without_huge_pages();
     let resolved = runtime
         .block_on(pacquet_resolver::resolve(&importers, &metadata, &opts))
         .map_err(InstallError::Resolve)?;
+    drop(memory);
     if resolved.peer_issues {
         reporter.report(Event::Warning {
             message: "Issues with peer dependencies found. Run \"pnpm peers check\" to list them.",

@@ -547,7 +547,7 @@ impl<'a, M: Metadata> Walker<'a, M> {
         let packument = &self.graph.packuments[name];
         let version = Version::parse(id_version(id)).expect("picked versions parse");
         let raw = packument
-            .raw_version(&version)
+            .version_json(&version)
             .expect("picked versions exist");
         let mut manifest =
             VersionManifest::parse(raw).map_err(|e| ResolveError::InvalidMetadata {

@@ -66,7 +66,7 @@ pub fn pick<'p>(
             let fresh: Vec<_> = candidates
                 .iter()
                 .copied()
-                .filter(|(_, raw)| !is_deprecated(raw))
+                .filter(|(_, range)| !is_deprecated(packument.json_at(range)))
                 .collect();
             if fresh.is_empty() {
                 best(&candidates)
@@ -77,9 +77,9 @@ pub fn pick<'p>(
     }
 }
 
-fn is_deprecated(raw: &serde_json::value::RawValue) -> bool {
-    raw.get().contains("\"deprecated\"")
-        && VersionManifest::parse(raw).is_ok_and(|m| m.deprecated.is_some())
+fn is_deprecated(json: &str) -> bool {
+    json.contains("\"deprecated\"")
+        && VersionManifest::parse(json).is_ok_and(|m| m.deprecated.is_some())
 }
 
 #[cfg(test)]

@@ -94,7 +94,7 @@ impl<'a> RegistryMetadata<'a> {
             .get(&registry, name, kind, authorization.as_deref())
             .await
             .map_err(|e| ResolveError::from_metadata(name, e))?;
-        let packument = tokio::task::spawn_blocking(move || Packument::parse(&body))
+        let packument = tokio::task::spawn_blocking(move || Packument::parse(body))
             .await
             .unwrap_or_else(|e| std::panic::resume_unwind(e.into_panic()))
             .map_err(|e| ResolveError::InvalidMetadata {

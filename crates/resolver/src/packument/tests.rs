@@ -41,7 +41,7 @@ fn versions_stay_raw_until_picked() {
         "versions": {"1.0.0": {"version": "1.0.0"}, "not-semver": {}},
         "time": {"1.0.0": "2020-01-01T00:00:00.000Z"}
     });
-    let p = Packument::parse(doc.to_string().as_bytes()).unwrap();
+    let p = Packument::parse(doc.to_string().into_bytes()).unwrap();
     assert_eq!(p.name, "a");
     assert_eq!(
         p.versions.len(),
@@ -50,8 +50,12 @@ fn versions_stay_raw_until_picked() {
     );
     assert_eq!(p.dist_tags.len(), 1);
     let v = Version::parse("1.0.0").unwrap();
-    assert_eq!(p.raw_version(&v).unwrap().get(), r#"{"version":"1.0.0"}"#);
+    assert_eq!(p.version_json(&v).unwrap(), r#"{"version":"1.0.0"}"#);
     assert!(p.time.is_some());
-    assert!(Packument::parse(b"{\"name\":").is_err());
-    assert!(Packument::parse(b"\"text\"").is_err());
+    assert!(Packument::parse(b"{\"name\":".to_vec()).is_err());
+    assert!(Packument::parse(b"\"text\"".to_vec()).is_err());
+    assert!(
+        Packument::parse(vec![b'{', 0xff, b'}']).is_err(),
+        "not UTF-8"
+    );
 }

@@ -23,7 +23,7 @@ fn packument(versions: &[&str], latest: &str, tags: &[(&str, &str)]) -> Packumen
         dist_tags.insert((*tag).into(), json!(v));
     }
     let doc = json!({"name": "p", "dist-tags": dist_tags, "versions": docs});
-    Packument::parse(doc.to_string().as_bytes()).unwrap()
+    Packument::parse(doc.to_string().into_bytes()).unwrap()
 }
 
 fn picked(p: &Packument, spec: &str) -> Option<String> {
