@@ -136,6 +136,22 @@ pub enum Command {
     /// Remove packages from package.json and install.
     #[command(aliases = ["rm", "uninstall", "un"])]
     Remove(RemoveArgs),
+    /// Update dependencies within their ranges (or to `latest`), rewriting
+    /// their package.json ranges as pnpm does.
+    #[command(aliases = ["up", "upgrade"])]
+    Update(UpdateArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct UpdateArgs {
+    /// Only these dependencies (all when none is named).
+    #[arg(value_name = "PACKAGE")]
+    pub packages: Vec<String>,
+    /// Take the `latest` dist-tag, whatever the range says.
+    #[arg(short = 'L', long)]
+    pub latest: bool,
+    #[command(flatten)]
+    pub install: EditInstallArgs,
 }
 
 #[derive(Debug, clap::Args)]

@@ -52,6 +52,7 @@ fn main() -> ExitCode {
         Command::Deploy(args) => commands::deploy::run(&cli, args, runtime.handle()),
         Command::Add(args) => commands::edit::add(&cli, args, runtime.handle()),
         Command::Remove(args) => commands::edit::remove(&cli, args, runtime.handle()),
+        Command::Update(args) => commands::edit::update(&cli, args, runtime.handle()),
     };
     // pnpm 12 heads install and fetch errors with the operation; store
     // commands print their error as the headline.
@@ -59,7 +60,9 @@ fn main() -> ExitCode {
         Command::Install(_) => Some("installing dependencies"),
         Command::Fetch(_) => Some("fetching dependencies"),
         Command::Deploy(_) => Some("deploying"),
-        Command::Add(_) | Command::Remove(_) => Some("installing dependencies"),
+        Command::Add(_) | Command::Remove(_) | Command::Update(_) => {
+            Some("installing dependencies")
+        }
         Command::Store(_) => None,
     };
 

@@ -344,6 +344,16 @@ fn a_missing_workspace_project_is_refused_like_pnpm() {
 /// Runs the same command with both tools on copies of `name` (with its
 /// lockfile) and compares package.json, the lockfile and the trees.
 fn edits_like_pnpm(name: &str, dir: &str, args: &[&str]) {
+    edits_like_pnpm_in(name, dir, None, args);
+}
+
+/// [`edits_like_pnpm`] in the root, after `prepare` (then a lockfile for
+/// it, written by pnpm, on both sides).
+fn edits_like_pnpm_from(name: &str, prepare: &dyn Fn(&Path), args: &[&str]) {
+    edits_like_pnpm_in(name, ".", Some(prepare), args);
+}
+
+fn edits_like_pnpm_in(name: &str, dir: &str, prepare: Option<&dyn Fn(&Path)>, args: &[&str]) {
     let registry = Registry::start_fixtures();
     let tmp = tempfile::tempdir().unwrap();
     let [(pnpm_project, pnpm_env), (project, env)] = ["pnpm", "pacquet"].map(|side| {
@@ -352,6 +362,17 @@ fn edits_like_pnpm(name: &str, dir: &str, args: &[&str]) {
         let env = PnpmEnv::new(&tmp.path().join(side).join("env"), &registry.url());
         (project, env)
     });
+    if let Some(prepare) = prepare {
+        for project in [&pnpm_project, &project] {
+            prepare(project);
+        }
+        pnpm_env.lockfile_only(&pnpm_project);
+        std::fs::copy(
+            pnpm_project.join("pnpm-lock.yaml"),
+            project.join("pnpm-lock.yaml"),
+        )
+        .unwrap();
+    }
     let mut pnpm_args = args.to_vec();
     pnpm_args.push("--reporter=append-only");
     pnpm_env.run_ok(&pnpm_project.join(dir), &pnpm_args);
@@ -418,4 +439,32 @@ fn edits_pnpm_refuses_are_refused() {
         before
     );
     assert!(!project.join("node_modules").exists());
+}
+
+/// `update` takes each range's newest version and rewrites `^`/`~`
+/// ranges to it; `--latest` takes the `latest` tag; named packages only
+/// when named. `aliases` has `pq-plain` and `pq-dup` at several versions.
+#[test]
+fn update_writes_what_pnpm_writes() {
+    for args in [
+        &["update"][..],
+        &["update", "--latest"],
+        &["update", "pq-dup", "--latest"],
+        &["update", "plain-alias"],
+    ] {
+        edits_like_pnpm_from(
+            "aliases",
+            &|project| {
+                // An older pin than the registry's newest, for update to move.
+                let path = project.join("package.json");
+                let text = std::fs::read_to_string(&path).unwrap();
+                std::fs::write(
+                    &path,
+                    text.replace("\"pq-dup\": \"2.0.0\"", "\"pq-dup\": \"^1.0.0\""),
+                )
+                .unwrap();
+            },
+            args,
+        );
+    }
 }

@@ -125,6 +125,7 @@ pub fn deploy(
         root_only: true,
         lockfile_only: false,
         edited: None,
+        update: None,
     };
     Ok(install(&request, runtime, reporter)?)
 }

@@ -46,6 +46,9 @@ pub struct InstallRequest<'a> {
     pub lockfile_only: bool,
     /// The manifest the command edited first (`add`, `remove`).
     pub edited: Option<EditedManifest>,
+    /// `update`: resolve even an up-to-date lockfile, without keeping its
+    /// versions of these names.
+    pub update: Option<crate::resolve::Update>,
 }
 
 /// A project manifest a command edited before installing.
@@ -53,10 +56,13 @@ pub struct InstallRequest<'a> {
 pub struct EditedManifest {
     /// The project's directory.
     pub dir: std::path::PathBuf,
-    /// The manifest as pnpm 12 holds it after the edit, which its state
-    /// file records: groups the edit emptied are still there, though the
-    /// written file drops them.
+    /// The manifest as pnpm 12's state file records it after the edit:
+    /// after `add`/`remove`, the one it holds in memory (groups the edit
+    /// emptied are still there, though the written file drops them);
+    /// after `update`, the file as it was before, stat included.
     pub manifest: serde_json::Value,
+    /// The stat to record (`update`); `None`: none is (`add`, `remove`).
+    pub stat_before: Option<pacquet_state::FileStat>,
 }
 
 /// Installs the projects of `req.config` from the lockfile. Blocking: the
@@ -168,7 +174,14 @@ pub fn install(
         project_scripts.run_early()?;
     }
     let mut resolved = false;
-    let checked = match gates::read_checked_lockfile(config, req.frozen_lockfile, req.root_only) {
+    let gate = match &req.update {
+        // Whatever the lockfile holds, it is resolved again.
+        Some(_) => Err(InstallError::NoLockfile {
+            dir: config.workspace_root.clone(),
+        }),
+        None => gates::read_checked_lockfile(config, req.frozen_lockfile, req.root_only),
+    };
+    let checked = match gate {
         // Without `--frozen-lockfile`, what the lockfile lacks is resolved
         // and the new lockfile checked like any other.
         Err(InstallError::NoLockfile { .. } | InstallError::NeedsResolution(_))
@@ -178,6 +191,7 @@ pub fn install(
                 config,
                 req.root_only,
                 selected.is_some(),
+                req.update.as_ref(),
                 runtime,
                 reporter,
             )?;

@@ -29,11 +29,19 @@ impl pacquet_resolver::Registries for ConfigRegistries<'_> {
     }
 }
 
+/// `update`: resolve again, without keeping what the lockfile has for
+/// `names` (for everything when empty).
+#[derive(Debug, Clone, Default)]
+pub struct Update {
+    pub names: Vec<String>,
+}
+
 /// Resolves the projects of `config` and writes `pnpm-lock.yaml`.
 pub(crate) fn resolve_lockfile(
     config: &Config,
     root_only: bool,
     filtered: bool,
+    update: Option<&Update>,
     runtime: &tokio::runtime::Handle,
     reporter: &dyn Reporter,
 ) -> Result<(), InstallError> {
@@ -46,10 +54,13 @@ pub(crate) fn resolve_lockfile(
         read_projects(config)?
     };
     refuse_unsupported(config, &projects, filtered)?;
-    // A lockfile that does not parse is resolved from scratch.
+    // A lockfile that does not parse is resolved from scratch; so is
+    // everything, for `update` without names.
     let previous = pacquet_lockfile::read_lockfile(&config.workspace_root.join(LOCKFILE_NAME))
         .ok()
-        .flatten();
+        .flatten()
+        .filter(|_| !update.is_some_and(|u| u.names.is_empty()));
+    let unlocked = update.map(|u| u.names.clone()).unwrap_or_default();
     let fetcher_options: FetcherOptions = settings::fetcher_options(config)?;
     let fetcher = Fetcher::new(fetcher_options).map_err(InstallError::Tarball)?;
     let registries = ConfigRegistries(config);
@@ -78,6 +89,7 @@ pub(crate) fn resolve_lockfile(
         extensions: (!config.ignore_compatibility_db)
             .then(pacquet_resolver::extensions::Extensions::builtin),
         previous: previous.as_ref(),
+        unlocked: &unlocked,
     };
     let importers: Vec<ImporterInput<'_>> = projects
         .iter()

@@ -59,9 +59,9 @@ pub fn record(inputs: &ValidationInputs<'_>) -> Option<Validation> {
         });
         if (inputs.installed)(project.id) {
             let record = ManifestRecord {
-                stat,
+                stat: edited.and_then(|e| e.stat_before).unwrap_or(stat),
                 manifest: edited.map_or_else(|| manifest.clone(), |e| e.manifest.clone()),
-                record_file: edited.is_none(),
+                record_file: edited.is_none_or(|e| e.stat_before.is_some()),
             };
             manifests.insert(project.id.to_owned(), record);
         }

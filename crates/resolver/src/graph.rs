@@ -193,9 +193,13 @@ impl<'a, M: Metadata> Walker<'a, M> {
     }
 
     /// Prefers the registry versions `lockfile` has, over any other
-    /// preference (docs/resolution.md §2).
-    pub fn keep_locked(&mut self, lockfile: &pacquet_lockfile::Lockfile) {
+    /// preference (docs/resolution.md §2); not those of the names
+    /// `unlocked` (`update <name>`).
+    pub fn keep_locked(&mut self, lockfile: &pacquet_lockfile::Lockfile, unlocked: &[String]) {
         for key in lockfile.packages.keys() {
+            if unlocked.iter().any(|name| name == key.name()) {
+                continue;
+            }
             if let Ok(version) = Version::parse(key.version()) {
                 self.locked
                     .entry(key.name().to_owned())

@@ -43,6 +43,8 @@ pub struct ResolveOptions<'a> {
     pub extensions: Option<&'a extensions::Extensions>,
     /// The previous lockfile: its versions are kept where they still fit.
     pub previous: Option<&'a Lockfile>,
+    /// Names whose versions in the previous lockfile are not kept.
+    pub unlocked: &'a [String],
 }
 
 /// A resolved lockfile and what pnpm would warn about on the way.
@@ -100,7 +102,7 @@ pub async fn resolve<M: Metadata>(
     );
     walker.set_workspace(&importers);
     if let Some(previous) = opts.previous {
-        walker.keep_locked(previous);
+        walker.keep_locked(previous, opts.unlocked);
     }
     let mut peer_issues = false;
     for importer in &importers {

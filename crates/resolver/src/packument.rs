@@ -46,8 +46,8 @@ struct Raw<'a> {
 
 impl Packument {
     pub fn parse(bytes: Vec<u8>) -> Result<Packument, serde_json::Error> {
-        let body = String::from_utf8(bytes)
-            .map_err(<serde_json::Error as serde::de::Error>::custom)?;
+        let body =
+            String::from_utf8(bytes).map_err(<serde_json::Error as serde::de::Error>::custom)?;
         let raw: Raw<'_> = serde_json::from_str(&body)?;
         let strings = |v: Option<Value>| -> HashMap<String, String> {
             match v {

@@ -74,6 +74,7 @@ async fn resolved_lockfile(registry: &Registry, project: &str) -> String {
         age_fallback: false,
         extensions: Some(pacquet_resolver::extensions::Extensions::builtin()),
         previous: None,
+        unlocked: &[],
     };
     let importers: Vec<ImporterInput<'_>> = projects
         .iter()

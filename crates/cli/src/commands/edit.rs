@@ -9,7 +9,7 @@ use pacquet_installer::EditedManifest;
 use pacquet_installer::manifest_edit::{Edit, EditError, edit};
 use pacquet_resolver::spec::{Selector, Spec, parse};
 
-use crate::args::{AddArgs, Cli, RemoveArgs};
+use crate::args::{AddArgs, Cli, RemoveArgs, UpdateArgs};
 
 type Failure = Box<dyn Diagnostic + Send + Sync>;
 
@@ -41,7 +41,7 @@ pub fn add(cli: &Cli, args: &AddArgs, runtime: &tokio::runtime::Handle) -> Resul
         });
     }
     let edited = write_manifest(&dir, &edits)?;
-    super::install::install_loaded(cli, &install, &config, &cwd, runtime, Some(edited))
+    super::install::install_loaded(cli, &install, &config, &cwd, runtime, Some(edited), None)
 }
 
 pub fn remove(
@@ -60,7 +60,119 @@ pub fn remove(
         })
         .collect();
     let edited = write_manifest(&dir, &edits)?;
-    super::install::install_loaded(cli, &install, &config, &cwd, runtime, Some(edited))
+    super::install::install_loaded(cli, &install, &config, &cwd, runtime, Some(edited), None)
+}
+
+pub fn update(
+    cli: &Cli,
+    args: &UpdateArgs,
+    runtime: &tokio::runtime::Handle,
+) -> Result<(), Failure> {
+    let install = args.install.install_args();
+    let (config, cwd) = super::install::load(cli, &install)?;
+    let dir = project_dir(cli, &config, &cwd, "update")?;
+    let path = dir.join("package.json");
+    let text = std::fs::read_to_string(&path).map_err(|source| {
+        Box::new(EditCommandError::Read {
+            path: path.clone(),
+            source,
+        }) as Failure
+    })?;
+    let manifest: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
+        Box::new(EditCommandError::Invalid {
+            path: path.clone(),
+            reason: e.to_string(),
+        }) as Failure
+    })?;
+    let wanted = |alias: &str| args.packages.is_empty() || args.packages.iter().any(|p| p == alias);
+    let mut edits = Vec::new();
+    let mut names = Vec::new();
+    for group in pacquet_installer::manifest_edit::GROUPS {
+        let Some(deps) = manifest.get(group).and_then(|d| d.as_object()) else {
+            continue;
+        };
+        for (alias, spec) in deps {
+            let Some(spec) = spec.as_str().filter(|_| wanted(alias)) else {
+                continue;
+            };
+            let Some((name, new)) = updated_specifier(&config, runtime, alias, spec, args.latest)?
+            else {
+                continue;
+            };
+            names.push(name);
+            edits.push(Edit::Add {
+                group,
+                alias: alias.clone(),
+                specifier: new,
+            });
+        }
+    }
+    // pnpm 12.21 records the manifest as it was before `update` wrote it,
+    // stat included; after `update --latest`, as after `add`.
+    let before = pacquet_installer::read_manifest(&path).filter(|_| !args.latest);
+    let mut edited = write_manifest(&dir, &edits)?;
+    if let Some((stat, manifest)) = before {
+        edited.manifest = manifest;
+        edited.stat_before = Some(stat);
+    }
+    let update = pacquet_installer::Update {
+        names: if args.packages.is_empty() {
+            Vec::new()
+        } else {
+            names
+        },
+    };
+    super::install::install_loaded(
+        cli,
+        &install,
+        &config,
+        &cwd,
+        runtime,
+        Some(edited),
+        Some(update),
+    )
+}
+
+/// `(package name, specifier to write)` for a registry dependency `update`
+/// touches: `^x.y.z` and `~x.y.z` ranges (and, with `--latest`, exact
+/// versions) take the version picked, keeping their prefix; other ranges
+/// stay. `None` for what is not on a registry.
+fn updated_specifier(
+    config: &Config,
+    runtime: &tokio::runtime::Handle,
+    alias: &str,
+    spec: &str,
+    latest: bool,
+) -> Result<Option<(String, String)>, Failure> {
+    let Spec::Registry(registry) = parse(alias, spec) else {
+        return Ok(None);
+    };
+    let raw = registry.selector_raw().to_owned();
+    let simple_prefix = ["^", "~", ""].into_iter().find(|p| {
+        raw.strip_prefix(p)
+            .is_some_and(|rest| nodejs_semver::Version::parse(rest).is_ok() && !rest.is_empty())
+    });
+    let (selector, prefix) = match (&registry.selector, latest) {
+        (Selector::Tag(_), _) => return Ok(Some((registry.name, spec.to_owned()))),
+        (_, true) => (
+            "latest".to_owned(),
+            simple_prefix.unwrap_or(config.save_prefix.as_str()),
+        ),
+        (Selector::Version(_), false) => return Ok(Some((registry.name, spec.to_owned()))),
+        (Selector::Range(_), false) => match simple_prefix {
+            Some(prefix) => (raw.clone(), prefix),
+            None => return Ok(Some((registry.name, spec.to_owned()))),
+        },
+    };
+    let picked = pacquet_installer::pick_version(config, runtime, &registry.name, &selector)
+        .map_err(|e| Box::new(e) as Failure)?;
+    let written = format!("{prefix}{picked}");
+    let specifier = if spec.trim_start().starts_with("npm:") {
+        format!("npm:{}@{written}", registry.name)
+    } else {
+        written
+    };
+    Ok(Some((registry.name, specifier)))
 }
 
 /// The project an edit applies to: the workspace root with `-w`, else the
@@ -175,6 +287,7 @@ fn write_manifest(dir: &Path, edits: &[Edit]) -> Result<EditedManifest, Failure>
     Ok(EditedManifest {
         dir: dir.to_path_buf(),
         manifest: edited.in_memory,
+        stat_before: None,
     })
 }
 

@@ -12,7 +12,7 @@ pub fn run(
     runtime: &tokio::runtime::Handle,
 ) -> Result<(), Box<dyn Diagnostic + Send + Sync>> {
     let (config, cwd) = load(cli, args)?;
-    install_loaded(cli, args, &config, &cwd, runtime, None)
+    install_loaded(cli, args, &config, &cwd, runtime, None, None)
 }
 
 /// The install of already loaded settings (`add` and `remove` run it after
@@ -24,6 +24,7 @@ pub(crate) fn install_loaded(
     cwd: &std::path::Path,
     runtime: &tokio::runtime::Handle,
     edited: Option<pacquet_installer::EditedManifest>,
+    update: Option<pacquet_installer::Update>,
 ) -> Result<(), Box<dyn Diagnostic + Send + Sync>> {
     let reporter = super::settings::reporter(cli, config, cwd);
     // After `add`/`remove`, `-w` chose the manifest; the install that
@@ -40,6 +41,7 @@ pub(crate) fn install_loaded(
         root_only: false,
         lockfile_only: args.lockfile_only,
         edited,
+        update,
     };
     install(&request, runtime, reporter.as_ref())
         .map_err(|e| Box::new(e) as Box<dyn Diagnostic + Send + Sync>)?;
