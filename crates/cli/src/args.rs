@@ -151,7 +151,7 @@ pub struct UpdateArgs {
     #[arg(short = 'L', long)]
     pub latest: bool,
     #[command(flatten)]
-    pub install: EditInstallArgs,
+    pub install: CommonInstallArgs,
 }
 
 #[derive(Debug, clap::Args)]
@@ -171,7 +171,7 @@ pub struct AddArgs {
     #[arg(long, conflicts_with = "save_optional")]
     pub save_peer: bool,
     #[command(flatten)]
-    pub install: EditInstallArgs,
+    pub install: CommonInstallArgs,
 }
 
 #[derive(Debug, clap::Args)]
@@ -179,12 +179,13 @@ pub struct RemoveArgs {
     #[arg(required = true, value_name = "PACKAGE")]
     pub packages: Vec<String>,
     #[command(flatten)]
-    pub install: EditInstallArgs,
+    pub install: CommonInstallArgs,
 }
 
-/// The install flags `add` and `remove` take (their `-D` is `--save-dev`).
-#[derive(Debug, clap::Args)]
-pub struct EditInstallArgs {
+/// The install flags every installing command takes (`add`, `remove` and
+/// `update` take only these: their `-D` is `--save-dev`).
+#[derive(Debug, Clone, clap::Args)]
+pub struct CommonInstallArgs {
     /// Never touch the network: everything must already be in the store.
     #[arg(long)]
     pub offline: bool,
@@ -206,17 +207,13 @@ pub struct EditInstallArgs {
     pub registry: Option<String>,
 }
 
-impl EditInstallArgs {
+impl CommonInstallArgs {
     /// The install that follows the edit: it resolves what changed.
     pub fn install_args(&self) -> InstallArgs {
         InstallArgs {
             frozen_lockfile: false,
             lockfile_only: false,
-            offline: self.offline,
-            prefer_offline: self.prefer_offline,
-            ignore_scripts: self.ignore_scripts,
-            store_dir: self.store_dir.clone(),
-            registry: self.registry.clone(),
+            common: self.clone(),
             groups: GroupArgs {
                 prod: false,
                 dev: false,
@@ -306,25 +303,8 @@ pub struct InstallArgs {
     #[arg(long, conflicts_with = "frozen_lockfile")]
     pub lockfile_only: bool,
 
-    /// Never touch the network: everything must already be in the store.
-    #[arg(long)]
-    pub offline: bool,
-
-    /// Prefer cached data over the network.
-    #[arg(long)]
-    pub prefer_offline: bool,
-
-    /// Do not run lifecycle scripts of dependencies.
-    #[arg(long)]
-    pub ignore_scripts: bool,
-
-    /// The content-addressable store to use (`/v11` is appended as pnpm does).
-    #[arg(long, value_name = "DIR")]
-    pub store_dir: Option<PathBuf>,
-
-    /// Override the default registry.
-    #[arg(long, value_name = "URL")]
-    pub registry: Option<String>,
+    #[command(flatten)]
+    pub common: CommonInstallArgs,
 
     #[command(flatten)]
     pub groups: GroupArgs,

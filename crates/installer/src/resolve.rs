@@ -9,7 +9,7 @@ use nodejs_semver::Version;
 use pacquet_config::Config;
 use pacquet_resolver::packument::Packument;
 use pacquet_resolver::{ImporterInput, RegistryMetadata, ResolveOptions};
-use pacquet_tarball::{Fetcher, FetcherOptions};
+use pacquet_tarball::Fetcher;
 use pacquet_verification::Policy;
 
 use crate::gates::{LOCKFILE_NAME, Project, read_projects};
@@ -61,21 +61,9 @@ pub(crate) fn resolve_lockfile(
         .flatten()
         .filter(|_| !update.is_some_and(|u| u.names.is_empty()));
     let unlocked = update.map(|u| u.names.clone()).unwrap_or_default();
-    let fetcher_options: FetcherOptions = settings::fetcher_options(config)?;
-    let fetcher = Fetcher::new(fetcher_options).map_err(InstallError::Tarball)?;
-    let registries = ConfigRegistries(config);
-    let now = pacquet_verification::timestamp::now_ms();
-    let policy =
-        Policy::from_config(config, now).map_err(|e| InstallError::Verification(e.into()))?;
-    let metadata = RegistryMetadata::new(
-        &fetcher,
-        Some(&config.cache_dir),
-        &registries,
-        config.offline,
-        policy.cutoff_ms(),
-    );
-    let eligible =
-        |packument: &Packument, version: &Version| mature(&policy, packument, &version.to_string());
+    let access = RegistryAccess::new(config)?;
+    let metadata = access.metadata();
+    let eligible = |packument: &Packument, version: &Version| access.mature(packument, version);
     let registry_for = |name: &str| config.registry_for(name).to_string();
     let opts = ResolveOptions {
         auto_install_peers: config.auto_install_peers,
@@ -125,27 +113,55 @@ pub fn pick_version(
     name: &str,
     selector: &str,
 ) -> Result<String, InstallError> {
-    let fetcher =
-        Fetcher::new(settings::fetcher_options(config)?).map_err(InstallError::Tarball)?;
-    let registries = ConfigRegistries(config);
-    let now = pacquet_verification::timestamp::now_ms();
-    let policy =
-        Policy::from_config(config, now).map_err(|e| InstallError::Verification(e.into()))?;
-    let metadata = RegistryMetadata::new(
-        &fetcher,
-        Some(&config.cache_dir),
-        &registries,
-        config.offline,
-        policy.cutoff_ms(),
-    );
+    let access = RegistryAccess::new(config)?;
     runtime
         .block_on(pacquet_resolver::pick_for(
-            &metadata,
+            &access.metadata(),
             name,
             selector,
-            &|p, v| mature(&policy, p, &v.to_string()),
+            &|p, v| access.mature(p, v),
         ))
         .map_err(InstallError::Resolve)
+}
+
+/// What reaching the registries for resolution takes: the network
+/// settings, routing and credentials, and the age policy.
+struct RegistryAccess<'c> {
+    config: &'c Config,
+    fetcher: Fetcher,
+    registries: ConfigRegistries<'c>,
+    policy: Policy,
+}
+
+impl<'c> RegistryAccess<'c> {
+    fn new(config: &'c Config) -> Result<Self, InstallError> {
+        let fetcher =
+            Fetcher::new(settings::fetcher_options(config)?).map_err(InstallError::Tarball)?;
+        let now = pacquet_verification::timestamp::now_ms();
+        let policy =
+            Policy::from_config(config, now).map_err(|e| InstallError::Verification(e.into()))?;
+        Ok(RegistryAccess {
+            config,
+            fetcher,
+            registries: ConfigRegistries(config),
+            policy,
+        })
+    }
+
+    /// Documents through pnpm 12's metadata mirror in the cache dir.
+    fn metadata(&self) -> RegistryMetadata<'_> {
+        RegistryMetadata::new(
+            &self.fetcher,
+            Some(&self.config.cache_dir),
+            &self.registries,
+            self.config.offline,
+            self.policy.cutoff_ms(),
+        )
+    }
+
+    fn mature(&self, packument: &Packument, version: &Version) -> bool {
+        mature(&self.policy, packument, &version.to_string())
+    }
 }
 
 /// Whether `version` is old enough for `minimumReleaseAge`.

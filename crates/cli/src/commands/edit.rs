@@ -1,5 +1,5 @@
-//! `pacquet add` and `pacquet remove`: edit a project's `package.json` as
-//! pnpm 12 does, then install (resolving what the edit changed).
+//! `pacquet add`, `remove` and `update`: edit a project's `package.json`
+//! as pnpm 12 does, then install (resolving what the edit changed).
 
 use std::path::{Path, PathBuf};
 
@@ -9,39 +9,37 @@ use pacquet_installer::EditedManifest;
 use pacquet_installer::manifest_edit::{Edit, EditError, edit};
 use pacquet_resolver::spec::{Selector, Spec, parse};
 
-use crate::args::{AddArgs, Cli, RemoveArgs, UpdateArgs};
+use crate::args::{AddArgs, Cli, CommonInstallArgs, RemoveArgs, UpdateArgs};
 
 type Failure = Box<dyn Diagnostic + Send + Sync>;
 
 pub fn add(cli: &Cli, args: &AddArgs, runtime: &tokio::runtime::Handle) -> Result<(), Failure> {
-    let install = args.install.install_args();
-    let (config, cwd) = super::install::load(cli, &install)?;
-    let dir = project_dir(cli, &config, &cwd, "add")?;
-    let group = if args.save_dev || args.save_peer {
-        "devDependencies"
-    } else if args.save_optional {
-        "optionalDependencies"
-    } else {
-        "dependencies"
-    };
-    let exact = args.save_exact || config.save_exact;
-    let mut edits = Vec::new();
-    for raw in &args.packages {
-        let (alias, specifier) = specifier_to_save(&config, runtime, raw, exact)?;
-        if args.save_peer {
-            edits.push(Edit::AddPeer {
-                alias: alias.clone(),
-                specifier: specifier.clone(),
+    change_then_install(cli, &args.install, runtime, "add", |config, _| {
+        let group = if args.save_dev || args.save_peer {
+            "devDependencies"
+        } else if args.save_optional {
+            "optionalDependencies"
+        } else {
+            "dependencies"
+        };
+        let exact = args.save_exact || config.save_exact;
+        let mut edits = Vec::new();
+        for raw in &args.packages {
+            let (alias, specifier) = specifier_to_save(config, runtime, raw, exact)?;
+            if args.save_peer {
+                edits.push(Edit::AddPeer {
+                    alias: alias.clone(),
+                    specifier: specifier.clone(),
+                });
+            }
+            edits.push(Edit::Add {
+                group,
+                alias,
+                specifier,
             });
         }
-        edits.push(Edit::Add {
-            group,
-            alias,
-            specifier,
-        });
-    }
-    let edited = write_manifest(&dir, &edits)?;
-    super::install::install_loaded(cli, &install, &config, &cwd, runtime, Some(edited), None)
+        Ok(ManifestChange::edits(edits))
+    })
 }
 
 pub fn remove(
@@ -49,18 +47,16 @@ pub fn remove(
     args: &RemoveArgs,
     runtime: &tokio::runtime::Handle,
 ) -> Result<(), Failure> {
-    let install = args.install.install_args();
-    let (config, cwd) = super::install::load(cli, &install)?;
-    let dir = project_dir(cli, &config, &cwd, "remove")?;
-    let edits: Vec<Edit> = args
-        .packages
-        .iter()
-        .map(|alias| Edit::Remove {
-            alias: alias.clone(),
-        })
-        .collect();
-    let edited = write_manifest(&dir, &edits)?;
-    super::install::install_loaded(cli, &install, &config, &cwd, runtime, Some(edited), None)
+    change_then_install(cli, &args.install, runtime, "remove", |_, _| {
+        let edits = args
+            .packages
+            .iter()
+            .map(|alias| Edit::Remove {
+                alias: alias.clone(),
+            })
+            .collect();
+        Ok(ManifestChange::edits(edits))
+    })
 }
 
 pub fn update(
@@ -68,60 +64,102 @@ pub fn update(
     args: &UpdateArgs,
     runtime: &tokio::runtime::Handle,
 ) -> Result<(), Failure> {
-    let install = args.install.install_args();
-    let (config, cwd) = super::install::load(cli, &install)?;
-    let dir = project_dir(cli, &config, &cwd, "update")?;
-    let path = dir.join("package.json");
-    let text = std::fs::read_to_string(&path).map_err(|source| {
-        Box::new(EditCommandError::Read {
-            path: path.clone(),
-            source,
-        }) as Failure
-    })?;
-    let manifest: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
-        Box::new(EditCommandError::Invalid {
-            path: path.clone(),
-            reason: e.to_string(),
-        }) as Failure
-    })?;
-    let wanted = |alias: &str| args.packages.is_empty() || args.packages.iter().any(|p| p == alias);
-    let mut edits = Vec::new();
-    let mut names = Vec::new();
-    for group in pacquet_installer::manifest_edit::GROUPS {
-        let Some(deps) = manifest.get(group).and_then(|d| d.as_object()) else {
-            continue;
-        };
-        for (alias, spec) in deps {
-            let Some(spec) = spec.as_str().filter(|_| wanted(alias)) else {
+    change_then_install(cli, &args.install, runtime, "update", |config, dir| {
+        let path = dir.join("package.json");
+        let text = std::fs::read_to_string(&path).map_err(|source| {
+            Box::new(EditCommandError::Read {
+                path: path.clone(),
+                source,
+            }) as Failure
+        })?;
+        let manifest: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
+            Box::new(EditCommandError::Invalid {
+                path: path.clone(),
+                reason: e.to_string(),
+            }) as Failure
+        })?;
+        let wanted =
+            |alias: &str| args.packages.is_empty() || args.packages.iter().any(|p| p == alias);
+        let mut edits = Vec::new();
+        let mut names = Vec::new();
+        for group in pacquet_installer::manifest_edit::GROUPS {
+            let Some(deps) = manifest.get(group).and_then(|d| d.as_object()) else {
                 continue;
             };
-            let Some((name, new)) = updated_specifier(&config, runtime, alias, spec, args.latest)?
-            else {
-                continue;
-            };
-            names.push(name);
-            edits.push(Edit::Add {
-                group,
-                alias: alias.clone(),
-                specifier: new,
-            });
+            for (alias, spec) in deps {
+                let Some(spec) = spec.as_str().filter(|_| wanted(alias)) else {
+                    continue;
+                };
+                let Some((name, new)) =
+                    updated_specifier(config, runtime, alias, spec, args.latest)?
+                else {
+                    continue;
+                };
+                names.push(name);
+                edits.push(Edit::Add {
+                    group,
+                    alias: alias.clone(),
+                    specifier: new,
+                });
+            }
+        }
+        Ok(ManifestChange {
+            edits,
+            // pnpm 12.21 records the manifest as it was before `update`
+            // wrote it, stat included; after `update --latest`, as after
+            // `add`.
+            record_before: !args.latest,
+            update: Some(pacquet_installer::Update {
+                names: if args.packages.is_empty() {
+                    Vec::new()
+                } else {
+                    names
+                },
+            }),
+        })
+    })
+}
+
+/// What a command does to the project's manifest before installing.
+struct ManifestChange {
+    edits: Vec<Edit>,
+    /// The state file records the manifest as it was before the change.
+    record_before: bool,
+    update: Option<pacquet_installer::Update>,
+}
+
+impl ManifestChange {
+    fn edits(edits: Vec<Edit>) -> ManifestChange {
+        ManifestChange {
+            edits,
+            record_before: false,
+            update: None,
         }
     }
-    // pnpm 12.21 records the manifest as it was before `update` wrote it,
-    // stat included; after `update --latest`, as after `add`.
-    let before = pacquet_installer::read_manifest(&path).filter(|_| !args.latest);
-    let mut edited = write_manifest(&dir, &edits)?;
+}
+
+/// Loads the settings, writes the change `plan` makes of the project's
+/// manifest, and installs.
+fn change_then_install(
+    cli: &Cli,
+    flags: &CommonInstallArgs,
+    runtime: &tokio::runtime::Handle,
+    command: &'static str,
+    plan: impl FnOnce(&Config, &Path) -> Result<ManifestChange, Failure>,
+) -> Result<(), Failure> {
+    let install = flags.install_args();
+    let (config, cwd) = super::install::load(cli, &install)?;
+    let dir = project_dir(cli, &config, &cwd, command)?;
+    let change = plan(&config, &dir)?;
+    let before = change
+        .record_before
+        .then(|| pacquet_installer::read_manifest(&dir.join("package.json")))
+        .flatten();
+    let mut edited = write_manifest(&dir, &change.edits)?;
     if let Some((stat, manifest)) = before {
         edited.manifest = manifest;
         edited.stat_before = Some(stat);
     }
-    let update = pacquet_installer::Update {
-        names: if args.packages.is_empty() {
-            Vec::new()
-        } else {
-            names
-        },
-    };
     super::install::install_loaded(
         cli,
         &install,
@@ -129,7 +167,7 @@ pub fn update(
         &cwd,
         runtime,
         Some(edited),
-        Some(update),
+        change.update,
     )
 }
 

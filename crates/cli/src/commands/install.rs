@@ -66,14 +66,15 @@ pub(crate) fn load(
         home: std::env::home_dir(),
         cli: CliOverrides {
             store_dir: args
+                .common
                 .store_dir
                 .as_ref()
                 .map(|d| cwd.join(d).to_string_lossy().into_owned()),
-            offline: args.offline.then_some(true),
-            prefer_offline: args.prefer_offline.then_some(true),
-            ignore_scripts: args.ignore_scripts.then_some(true),
+            offline: args.common.offline.then_some(true),
+            prefer_offline: args.common.prefer_offline.then_some(true),
+            ignore_scripts: args.common.ignore_scripts.then_some(true),
             frozen_lockfile: args.frozen_lockfile.then_some(true),
-            registry: args.registry.clone(),
+            registry: args.common.registry.clone(),
             config: args.groups.config(&cli.config),
             prod: args.groups.prod,
             dev: args.groups.dev,
