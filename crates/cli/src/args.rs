@@ -212,6 +212,8 @@ impl CommonInstallArgs {
     pub fn install_args(&self) -> InstallArgs {
         InstallArgs {
             frozen_lockfile: false,
+            // The edit is resolved, in CI too.
+            no_frozen_lockfile: true,
             lockfile_only: false,
             common: self.clone(),
             groups: GroupArgs {
@@ -295,9 +297,14 @@ pub enum StoreCommand {
 
 #[derive(Debug, clap::Args)]
 pub struct InstallArgs {
-    /// Fail instead of resolving when the lockfile does not match package.json.
+    /// Fail instead of resolving when the lockfile does not match package.json
+    /// (the default in CI when there is a lockfile).
     #[arg(long)]
     pub frozen_lockfile: bool,
+
+    /// Resolve what the lockfile lacks, in CI too.
+    #[arg(long, conflicts_with = "frozen_lockfile")]
+    pub no_frozen_lockfile: bool,
 
     /// Resolve and write pnpm-lock.yaml without installing anything.
     #[arg(long, conflicts_with = "frozen_lockfile")]

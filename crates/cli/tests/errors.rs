@@ -160,10 +160,14 @@ fn outdated_lockfile_is_refused() {
 
     let out = pacquet(&env, &project, &["install", "--frozen-lockfile"]);
     assert_fails_with(&out, "ERR_PNPM_OUTDATED_LOCKFILE");
-    // Without --frozen-lockfile no version satisfies `^2.0.0`; the
-    // lockfile is left as it was.
-    let before = std::fs::read_to_string(project.join("pnpm-lock.yaml")).unwrap();
+    // In CI (the tests' environment) an install with a lockfile is frozen,
+    // as pnpm 12's is.
     let out = pacquet(&env, &project, &["install"]);
+    assert_fails_with(&out, "ERR_PNPM_OUTDATED_LOCKFILE");
+    // Resolving, no version satisfies `^2.0.0`; the lockfile is left as it
+    // was.
+    let before = std::fs::read_to_string(project.join("pnpm-lock.yaml")).unwrap();
+    let out = pacquet(&env, &project, &["install", "--no-frozen-lockfile"]);
     assert_fails_with(&out, "ERR_PNPM_NO_MATCHING_VERSION");
     let after = std::fs::read_to_string(project.join("pnpm-lock.yaml")).unwrap();
     assert_eq!(before, after);

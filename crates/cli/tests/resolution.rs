@@ -125,7 +125,7 @@ fn an_edit_keeps_what_the_lockfile_has() {
         &pnpm_project,
         &["install", "--no-frozen-lockfile", "--reporter=append-only"],
     );
-    pacquet_ok(&env, &project, &["install"]);
+    pacquet_ok(&env, &project, &["install", "--no-frozen-lockfile"]);
     let ours = lockfile(&project);
     pretty_assertions::assert_eq!(ours, lockfile(&pnpm_project));
     assert!(ours.contains("pq-plain: 1.0.0"), "{ours}");
@@ -146,7 +146,10 @@ fn an_outdated_lockfile_is_resolved_again() {
     let path = project.join("package.json");
     let manifest = std::fs::read_to_string(&path).unwrap();
     std::fs::write(&path, manifest.replace("\"pq-exec-file\": \"1.0.0\",", "")).unwrap();
-    pacquet_ok(&env, &project, &["install"]);
+    // In CI (the tests' environment) a lockfile makes the install frozen.
+    let out = pacquet(&env, &project, &["install"]);
+    fails_with(&out, "ERR_PNPM_OUTDATED_LOCKFILE");
+    pacquet_ok(&env, &project, &["install", "--no-frozen-lockfile"]);
     let written = lockfile(&project);
     assert!(!written.contains("pq-exec-file"), "{written}");
     assert!(!project.join("node_modules/pq-exec-file").exists());

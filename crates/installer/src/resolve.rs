@@ -120,6 +120,7 @@ pub fn pick_version(
             name,
             selector,
             &|p, v| access.mature(p, v),
+            !config.minimum_release_age_strict.unwrap_or(false),
         ))
         .map_err(InstallError::Resolve)
 }

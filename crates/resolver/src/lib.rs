@@ -55,12 +55,13 @@ pub struct Resolved {
 }
 
 /// The version `selector` picks for `name` (no preferences; versions
-/// `eligible` refuses only when nothing else fits).
+/// `eligible` refuses only when nothing else fits and `age_fallback`).
 pub async fn pick_for<M: Metadata>(
     metadata: &M,
     name: &str,
     selector: &str,
     eligible: graph::Eligible<'_>,
+    age_fallback: bool,
 ) -> Result<String, ResolveError> {
     let spec = match spec::parse(name, selector) {
         spec::Spec::Registry(spec) => spec,
@@ -76,7 +77,11 @@ pub async fn pick_for<M: Metadata>(
     pick::pick(&packument, &spec.selector, &|_| 0, &|v| {
         eligible(&packument, v)
     })
-    .or_else(|| pick::pick(&packument, &spec.selector, &|_| 0, &|_| true))
+    .or_else(|| {
+        age_fallback
+            .then(|| pick::pick(&packument, &spec.selector, &|_| 0, &|_| true))
+            .flatten()
+    })
     .map(|v| v.to_string())
     .ok_or_else(|| graph::no_matching_version(&packument, name, &spec, metadata.registry(name)))
 }

@@ -90,7 +90,7 @@ fn is_other_protocol(spec: &str) -> bool {
     PREFIXES.iter().any(|p| spec.starts_with(p))
         || spec.starts_with('.')
         || spec.starts_with('/')
-        || spec.starts_with('~') && spec.starts_with("~/")
+        || spec.starts_with("~/")
         // `user/repo` GitHub shorthand
         || (spec.contains('/') && !spec.starts_with('@') && !spec.contains(' '))
 }

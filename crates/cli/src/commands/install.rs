@@ -34,9 +34,14 @@ pub(crate) fn install_loaded(
     } else {
         project_filter(cli, config, cwd)
     };
+    // pnpm 12: frozen as asked, else in CI when there is a lockfile.
+    let lockfile_exists = config
+        .workspace_root
+        .join(pacquet_installer::LOCKFILE_NAME)
+        .is_file();
     let request = InstallRequest {
         config,
-        frozen_lockfile: args.frozen_lockfile,
+        frozen_lockfile: config.frozen_lockfile_for(lockfile_exists),
         filter: filter.as_ref(),
         root_only: false,
         lockfile_only: args.lockfile_only,
@@ -73,7 +78,13 @@ pub(crate) fn load(
             offline: args.common.offline.then_some(true),
             prefer_offline: args.common.prefer_offline.then_some(true),
             ignore_scripts: args.common.ignore_scripts.then_some(true),
-            frozen_lockfile: args.frozen_lockfile.then_some(true),
+            frozen_lockfile: if args.frozen_lockfile {
+                Some(true)
+            } else if args.no_frozen_lockfile || args.lockfile_only {
+                Some(false)
+            } else {
+                None
+            },
             registry: args.common.registry.clone(),
             config: args.groups.config(&cli.config),
             prod: args.groups.prod,
