@@ -305,6 +305,21 @@ fn what_resolution_cannot_do_is_refused() {
     fails_with(&out, "ERR_PACQUET_UNSUPPORTED_SETTING");
     assert!(stderr(&out).contains("overrides"), "{}", stderr(&out));
     assert!(!project.join("pnpm-lock.yaml").exists());
+
+    // Peer settings resolution does not follow yet.
+    std::fs::write(
+        &workspace,
+        format!("{text}\nstrictPeerDependencies: true\n"),
+    )
+    .unwrap();
+    let out = pacquet(&env, &project, &["install"]);
+    fails_with(&out, "ERR_PACQUET_UNSUPPORTED_SETTING");
+    assert!(
+        stderr(&out).contains("strictPeerDependencies"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!project.join("pnpm-lock.yaml").exists());
 }
 
 /// A `workspace:` dependency on a project the workspace does not have.

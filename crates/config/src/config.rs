@@ -253,6 +253,10 @@ pub struct Config {
     /// `true`, `false` or `"deep"`.
     pub link_workspace_packages: Value,
     pub prefer_workspace_packages: bool,
+    /// `strictPeerDependencies` and `resolvePeersFromWorkspaceRoot`
+    /// (defaults `false` and `true`): how resolution treats peers.
+    pub strict_peer_dependencies: bool,
+    pub resolve_peers_from_workspace_root: bool,
     pub peers_suffix_max_length: u64,
     pub inject_workspace_packages: bool,
     pub overrides: IndexMap<String, String>,

@@ -303,6 +303,8 @@ fn resolve_settings(
             })
             .unwrap_or(Value::Bool(false)),
         prefer_workspace_packages: layers.bool("preferWorkspacePackages", false),
+        strict_peer_dependencies: layers.bool("strictPeerDependencies", false),
+        resolve_peers_from_workspace_root: layers.bool("resolvePeersFromWorkspaceRoot", true),
         peers_suffix_max_length: layers.u64("peersSuffixMaxLength", 1000),
         inject_workspace_packages: layers.bool("injectWorkspacePackages", false),
         overrides: string_map(layers.get("overrides")),

@@ -226,6 +226,22 @@ fn refuse_unsupported(
         ),
         (config.dedupe_peers, "dedupePeers: true (when resolving)"),
         (
+            config.strict_peer_dependencies,
+            "strictPeerDependencies: true (when resolving)",
+        ),
+        (
+            !config.resolve_peers_from_workspace_root,
+            "resolvePeersFromWorkspaceRoot: false (when resolving)",
+        ),
+        (
+            config.link_workspace_packages != serde_json::Value::Bool(false),
+            "linkWorkspacePackages (when resolving)",
+        ),
+        (
+            config.prefer_workspace_packages,
+            "preferWorkspacePackages: true (when resolving)",
+        ),
+        (
             !config.ignored_optional_dependencies.is_empty(),
             "ignoredOptionalDependencies (when resolving)",
         ),
