@@ -405,7 +405,8 @@ fn edits_like_pnpm_in(name: &str, dir: &str, prepare: Option<&dyn Fn(&Path)>, ar
 
 #[test]
 fn add_writes_what_pnpm_writes() {
-    // A bare name takes `^` + latest; a range stays; -E pins; -D moves.
+    // A bare name takes `^` + latest; a `^`/`~` range keeps its prefix;
+    // -E pins; -D moves.
     edits_like_pnpm("basic", ".", &["add", "pq-dup"]);
     edits_like_pnpm("basic", ".", &["add", "pq-deep-1@^1.0.0", "-D"]);
     edits_like_pnpm("basic", ".", &["add", "-E", "@pq/peer-host"]);
@@ -415,6 +416,19 @@ fn add_writes_what_pnpm_writes() {
         "basic",
         ".",
         &["add", "--save-peer", "@pq/peer-host@^2.0.0"],
+    );
+    // Other ranges take `savePrefix` + the version picked.
+    edits_like_pnpm("basic", ".", &["add", "pq-plain@1", "pq-dup@>=1 <3"]);
+    // A manifest on one line stays on one line.
+    edits_like_pnpm_from(
+        "basic",
+        &|project| {
+            let path = project.join("package.json");
+            let value: serde_json::Value =
+                serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+            std::fs::write(&path, format!("{value}\n")).unwrap();
+        },
+        &["add", "@pq/plain@~1.0.0"],
     );
 }
 

@@ -140,28 +140,29 @@ fn sort(deps: &mut Map<String, Value>) {
     deps.extend(entries);
 }
 
-/// The indentation of the first indented line; two spaces when there is
-/// none.
-fn indent_of(text: &str) -> String {
-    text.lines()
-        .skip(1)
-        .find_map(|line| {
-            let indent: String = line
-                .chars()
-                .take_while(|c| *c == ' ' || *c == '\t')
-                .collect();
-            (!indent.is_empty()).then_some(indent)
-        })
-        .unwrap_or_else(|| "  ".to_owned())
+/// The indentation of the first indented line; `None` when no line is
+/// (a manifest on one line stays on one line, as pnpm 12.21 writes it).
+fn indent_of(text: &str) -> Option<String> {
+    text.lines().skip(1).find_map(|line| {
+        let indent: String = line
+            .chars()
+            .take_while(|c| *c == ' ' || *c == '\t')
+            .collect();
+        (!indent.is_empty()).then_some(indent)
+    })
 }
 
-fn render(value: &Value, indent: &str, final_newline: bool) -> String {
+fn render(value: &Value, indent: &Option<String>, final_newline: bool) -> String {
     let mut out = Vec::new();
-    let formatter = serde_json::ser::PrettyFormatter::with_indent(indent.as_bytes());
-    let mut serializer = serde_json::Serializer::with_formatter(&mut out, formatter);
-    value
-        .serialize(&mut serializer)
-        .expect("a JSON value serializes");
+    match indent {
+        Some(indent) => {
+            let formatter = serde_json::ser::PrettyFormatter::with_indent(indent.as_bytes());
+            let mut serializer = serde_json::Serializer::with_formatter(&mut out, formatter);
+            value.serialize(&mut serializer)
+        }
+        None => value.serialize(&mut serde_json::Serializer::new(&mut out)),
+    }
+    .expect("a JSON value serializes");
     let mut text = String::from_utf8(out).expect("serde_json writes UTF-8");
     if final_newline {
         text.push('\n');

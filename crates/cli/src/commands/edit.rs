@@ -186,10 +186,7 @@ fn updated_specifier(
         return Ok(None);
     };
     let raw = registry.selector_raw().to_owned();
-    let simple_prefix = ["^", "~", ""].into_iter().find(|p| {
-        raw.strip_prefix(p)
-            .is_some_and(|rest| nodejs_semver::Version::parse(rest).is_ok() && !rest.is_empty())
-    });
+    let simple_prefix = simple_prefix(&raw);
     let (selector, prefix) = match (&registry.selector, latest) {
         (Selector::Tag(_), _) => return Ok(Some((registry.name, spec.to_owned()))),
         (_, true) => (
@@ -211,6 +208,15 @@ fn updated_specifier(
         written
     };
     Ok(Some((registry.name, specifier)))
+}
+
+/// The prefix of a range that is `^x.y.z`, `~x.y.z` or an exact version.
+fn simple_prefix(range: &str) -> Option<&'static str> {
+    ["^", "~", ""].into_iter().find(|p| {
+        range
+            .strip_prefix(p)
+            .is_some_and(|rest| !rest.is_empty() && nodejs_semver::Version::parse(rest).is_ok())
+    })
 }
 
 /// The project an edit applies to: the workspace root with `-w`, else the
@@ -261,11 +267,14 @@ fn specifier_to_save(
         Spec::Other(_) => return Ok((alias.to_owned(), given.to_owned())),
     };
     let (selector, raw_selector) = selector;
-    let keep = match selector {
-        Selector::Tag(_) => false,
-        Selector::Version(_) | Selector::Range(_) => !exact,
+    // A `^x.y.z` or `~x.y.z` keeps its prefix; another range takes
+    // `savePrefix` (pnpm 12.21: `pq-plain@1` → `^1.1.0`, `@pq/plain@~1.0.0`
+    // → `~1.0.0`).
+    let prefix = match &selector {
+        Selector::Range(_) if !exact => simple_prefix(&raw_selector).unwrap_or(prefix),
+        _ => prefix,
     };
-    let written = if keep {
+    let written = if matches!(selector, Selector::Version(_)) {
         raw_selector
     } else {
         let picked = pacquet_installer::pick_version(

@@ -28,6 +28,16 @@ fn keeps_indentation_key_order_and_final_newline() {
 }
 
 #[test]
+fn a_manifest_on_one_line_stays_on_one_line() {
+    // pnpm 12.21 keeps it compact, and keeps the final newline.
+    let out = edit("{\"name\":\"x\"}\n", &[add("dependencies", "a", "^1.0.0")]).unwrap();
+    assert_eq!(
+        out.text,
+        "{\"name\":\"x\",\"dependencies\":{\"a\":\"^1.0.0\"}}\n"
+    );
+}
+
+#[test]
 fn a_dependency_moves_between_groups() {
     let text = r#"{"dependencies": {"a": "1"}, "peerDependencies": {"a": "*"}}"#;
     let out = edit(text, &[add("devDependencies", "a", "2")])
