@@ -22,6 +22,12 @@ pub fn link_local(
     plan: &Plan,
     local: &[usize],
 ) -> Result<(), InstallError> {
+    // Waited for here, not in the pool: imports parked in every rayon
+    // worker would starve the step that opens the gate (clearing the old
+    // tree runs on the same pool), which deadlocked a deploy on 2 cores.
+    if !local.is_empty() {
+        ctx.gate.wait()?;
+    }
     local.par_iter().try_for_each(|&i| {
         let slot = &plan.slots[i];
         match &slot.fetch {
