@@ -37,6 +37,15 @@ compat FIXTURE="alotta" LINKER="isolated":
 compat-all LINKERS="isolated hoisted":
     for l in {{LINKERS}}; do for p in benchmarks/compat-projects/*/; do bash tasks/compat-fixture.sh "$p" "$l" || exit 1; done; done
 
+# Resolve a project's package.json (no lockfile) with pnpm 12 and pacquet
+# against one loopback snapshot of the npm registry, then compare the
+# lockfiles and the trees. `compat-resolve-all` does every compat project.
+compat-resolve DIR:
+    bash tasks/compat-resolve.sh {{DIR}}
+
+compat-resolve-all:
+    for p in benchmarks/compat-projects/*/; do bash tasks/compat-resolve.sh "$p" || true; done
+
 # Install every real workspace of benchmarks/compat-real (or the ones named)
 # with pnpm 12 and pacquet and compare: one result line per project.
 compat-real *ARGS:
