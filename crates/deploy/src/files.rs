@@ -265,27 +265,8 @@ pub fn create_deploy_files(input: &DeployInput<'_>) -> Result<DeployFiles, Deplo
 
 fn directory_package(directory: String, has_bin: bool) -> PackageInfo {
     PackageInfo {
-        resolution: Resolution::Directory { directory },
-        id: None,
-        name: None,
-        version: None,
-        engines: None,
-        cpu: None,
-        os: None,
-        libc: None,
-        deprecated: None,
         has_bin: Some(has_bin),
-        prepare: None,
-        requires_build: None,
-        bundled_dependencies: None,
-        peer_dependencies: None,
-        peer_dependencies_meta: None,
-        dependencies: None,
-        optional_dependencies: None,
-        transitive_peer_dependencies: None,
-        dev: None,
-        optional: None,
-        patched: None,
+        ..PackageInfo::new(Resolution::Directory { directory })
     }
 }
 

@@ -8,6 +8,8 @@ use serde_json::{Map, Value};
 /// The dependency groups of a manifest, in pnpm's order.
 pub const GROUPS: [&str; 3] = ["dependencies", "devDependencies", "optionalDependencies"];
 
+const PEERS: &str = "peerDependencies";
+
 /// One change to a manifest.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Edit {
@@ -59,30 +61,14 @@ pub fn edit(text: &str, edits: &[Edit]) -> Result<Edited, EditError> {
                 for other in GROUPS.iter().filter(|g| *g != group) {
                     remove_from(manifest, other, alias);
                 }
-                let deps = manifest
-                    .entry(*group)
-                    .or_insert_with(|| Value::Object(Map::new()));
-                if !deps.is_object() {
-                    *deps = Value::Object(Map::new());
-                }
-                let deps = deps.as_object_mut().expect("made an object above");
-                deps.insert(alias.clone(), Value::String(specifier.clone()));
-                sort(deps);
+                insert_into(manifest, group, alias, specifier);
             }
             Edit::AddPeer { alias, specifier } => {
-                let deps = manifest
-                    .entry("peerDependencies")
-                    .or_insert_with(|| Value::Object(Map::new()));
-                if !deps.is_object() {
-                    *deps = Value::Object(Map::new());
-                }
-                let deps = deps.as_object_mut().expect("made an object above");
-                deps.insert(alias.clone(), Value::String(specifier.clone()));
-                sort(deps);
+                insert_into(manifest, PEERS, alias, specifier);
             }
             Edit::Remove { alias } => {
                 let mut found = false;
-                for group in GROUPS.iter().chain(&["peerDependencies"]) {
+                for group in GROUPS.iter().chain(&[PEERS]) {
                     if remove_from(manifest, group, alias) {
                         found = true;
                         if manifest
@@ -104,7 +90,7 @@ pub fn edit(text: &str, edits: &[Edit]) -> Result<Edited, EditError> {
         return Err(EditError::Missing(missing));
     }
     // pnpm writes every dependency group sorted.
-    for group in GROUPS.iter().chain(&["peerDependencies"]) {
+    for group in GROUPS.iter().chain(&[PEERS]) {
         if let Some(deps) = manifest.get_mut(*group).and_then(Value::as_object_mut) {
             sort(deps);
         }
@@ -125,6 +111,19 @@ pub fn edit(text: &str, edits: &[Edit]) -> Result<Edited, EditError> {
         text: render(&value, &indent_of(body), body.ends_with('\n')),
         in_memory,
     })
+}
+
+/// `alias: specifier` into `group`, made an object if it is not one.
+fn insert_into(manifest: &mut Map<String, Value>, group: &str, alias: &str, specifier: &str) {
+    let deps = manifest
+        .entry(group)
+        .or_insert_with(|| Value::Object(Map::new()));
+    if !deps.is_object() {
+        *deps = Value::Object(Map::new());
+    }
+    if let Value::Object(deps) = deps {
+        deps.insert(alias.to_owned(), Value::String(specifier.to_owned()));
+    }
 }
 
 fn remove_from(manifest: &mut Map<String, Value>, group: &str, alias: &str) -> bool {

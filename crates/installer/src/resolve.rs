@@ -265,14 +265,10 @@ fn refuse_unsupported(
 /// Replaces the lockfile through a temporary file, so an interrupted
 /// write leaves the old one.
 fn write_lockfile(path: &Path, text: &str) -> Result<(), InstallError> {
-    let tmp = path.with_extension(format!("yaml.{}.tmp", std::process::id()));
-    let io = |source: std::io::Error| InstallError::WriteLockfile {
-        path: path.to_owned(),
-        source,
-    };
-    std::fs::write(&tmp, text).map_err(io)?;
-    std::fs::rename(&tmp, path).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        io(e)
+    pacquet_state::write_atomic(path, text.as_bytes()).map_err(|source| {
+        InstallError::WriteLockfile {
+            path: path.to_owned(),
+            source,
+        }
     })
 }

@@ -9,6 +9,7 @@
 mod check_importers;
 mod check_patches;
 mod check_settings;
+mod components;
 mod dep_path;
 mod error;
 mod fast;
@@ -29,6 +30,7 @@ pub use check_patches::check_patch_hashes;
 pub use check_settings::{
     DEFAULT_PEERS_SUFFIX_MAX_LENGTH, ExpectedSettings, check_settings, patch_hashes,
 };
+pub use components::strongly_connected_components;
 pub use dep_path::{DepPath, DepRef};
 pub use error::LockfileError;
 pub use manifest::{ProjectEngines, ProjectManifest};

@@ -173,6 +173,35 @@ pub struct PackageInfo {
     pub patched: Option<bool>,
 }
 
+impl PackageInfo {
+    /// An entry with `resolution` and no other field.
+    pub fn new(resolution: Resolution) -> PackageInfo {
+        PackageInfo {
+            resolution,
+            id: None,
+            name: None,
+            version: None,
+            engines: None,
+            cpu: None,
+            os: None,
+            libc: None,
+            deprecated: None,
+            has_bin: None,
+            prepare: None,
+            requires_build: None,
+            bundled_dependencies: None,
+            peer_dependencies: None,
+            peer_dependencies_meta: None,
+            dependencies: None,
+            optional_dependencies: None,
+            transitive_peer_dependencies: None,
+            dev: None,
+            optional: None,
+            patched: None,
+        }
+    }
+}
+
 /// An entry of `snapshots`: one concrete instance (with its peer resolution).
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]

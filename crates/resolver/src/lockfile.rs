@@ -178,10 +178,6 @@ fn package_info(package: &Package, opts: &LockfileOptions) -> PackageInfo {
         })
         .filter(|e: &indexmap::IndexMap<String, String>| !e.is_empty());
     PackageInfo {
-        resolution,
-        id: None,
-        name: None,
-        version: None,
         engines,
         cpu: manifest.cpu.clone(),
         os: manifest.os.clone(),
@@ -191,18 +187,11 @@ fn package_info(package: &Package, opts: &LockfileOptions) -> PackageInfo {
         }),
         deprecated: manifest.deprecated.clone(),
         has_bin: manifest.has_bin.then_some(true),
-        prepare: None,
-        requires_build: None,
         bundled_dependencies: manifest.bundled_dependencies.clone(),
         peer_dependencies: (!peer_dependencies.is_empty())
             .then(|| peer_dependencies.into_iter().collect()),
         peer_dependencies_meta: (!peer_meta.is_empty()).then(|| peer_meta.into_iter().collect()),
-        dependencies: None,
-        optional_dependencies: None,
-        transitive_peer_dependencies: None,
-        dev: None,
-        optional: None,
-        patched: None,
+        ..PackageInfo::new(resolution)
     }
 }
 

@@ -510,57 +510,15 @@ fn intern_name<'a>(
 }
 
 /// The strongly connected component of each node of a graph given as
-/// adjacency lists (Tarjan's algorithm, iterative).
+/// adjacency lists.
 fn components(edges: &[Vec<usize>]) -> Vec<usize> {
-    const UNSEEN: usize = usize::MAX;
-    let n = edges.len();
-    let mut index = vec![UNSEEN; n];
-    let mut low = vec![0; n];
-    let mut on_stack = vec![false; n];
-    let mut component = vec![UNSEEN; n];
-    let mut stack = Vec::new();
-    let mut next = 0;
-    let mut components = 0;
-    for start in 0..n {
-        if index[start] != UNSEEN {
-            continue;
-        }
-        // (node, position in its edge list)
-        let mut work = vec![(start, 0usize)];
-        index[start] = next;
-        low[start] = next;
-        next += 1;
-        stack.push(start);
-        on_stack[start] = true;
-        while let Some(&mut (node, ref mut pos)) = work.last_mut() {
-            if let Some(&to) = edges[node].get(*pos) {
-                *pos += 1;
-                if index[to] == UNSEEN {
-                    index[to] = next;
-                    low[to] = next;
-                    next += 1;
-                    stack.push(to);
-                    on_stack[to] = true;
-                    work.push((to, 0));
-                } else if on_stack[to] {
-                    low[node] = low[node].min(index[to]);
-                }
-                continue;
-            }
-            work.pop();
-            if let Some(&(parent, _)) = work.last() {
-                low[parent] = low[parent].min(low[node]);
-            }
-            if low[node] == index[node] {
-                while let Some(member) = stack.pop() {
-                    on_stack[member] = false;
-                    component[member] = components;
-                    if member == node {
-                        break;
-                    }
-                }
-                components += 1;
-            }
+    let mut component = vec![0; edges.len()];
+    for (index, members) in pacquet_lockfile::strongly_connected_components(edges)
+        .into_iter()
+        .enumerate()
+    {
+        for member in members {
+            component[member] = index;
         }
     }
     component

@@ -64,20 +64,7 @@ pub fn update(
     args: &UpdateArgs,
     runtime: &tokio::runtime::Handle,
 ) -> Result<(), Failure> {
-    change_then_install(cli, &args.install, runtime, "update", |config, dir| {
-        let path = dir.join("package.json");
-        let text = std::fs::read_to_string(&path).map_err(|source| {
-            Box::new(EditCommandError::Read {
-                path: path.clone(),
-                source,
-            }) as Failure
-        })?;
-        let manifest: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
-            Box::new(EditCommandError::Invalid {
-                path: path.clone(),
-                reason: e.to_string(),
-            }) as Failure
-        })?;
+    change_then_install(cli, &args.install, runtime, "update", |config, manifest| {
         let wanted =
             |alias: &str| args.packages.is_empty() || args.packages.iter().any(|p| p == alias);
         let mut edits = Vec::new();
@@ -145,17 +132,50 @@ fn change_then_install(
     flags: &CommonInstallArgs,
     runtime: &tokio::runtime::Handle,
     command: &'static str,
-    plan: impl FnOnce(&Config, &Path) -> Result<ManifestChange, Failure>,
+    plan: impl FnOnce(&Config, &serde_json::Value) -> Result<ManifestChange, Failure>,
 ) -> Result<(), Failure> {
     let install = flags.install_args();
     let (config, cwd) = super::install::load(cli, &install)?;
     let dir = project_dir(cli, &config, &cwd, command)?;
-    let change = plan(&config, &dir)?;
+    let path = dir.join("package.json");
+    let text = std::fs::read_to_string(&path).map_err(|source| {
+        Box::new(EditCommandError::Read {
+            path: path.clone(),
+            source,
+        }) as Failure
+    })?;
+    let invalid = |reason: String| {
+        Box::new(EditCommandError::Invalid {
+            path: path.clone(),
+            reason,
+        }) as Failure
+    };
+    let manifest: serde_json::Value =
+        serde_json::from_str(text.strip_prefix('\u{feff}').unwrap_or(&text))
+            .map_err(|e| invalid(e.to_string()))?;
+    let change = plan(&config, &manifest)?;
     let before = change
         .record_before
-        .then(|| pacquet_installer::read_manifest(&dir.join("package.json")))
+        .then(|| pacquet_installer::read_manifest(&path))
         .flatten();
-    let mut edited = write_manifest(&dir, &change.edits)?;
+    let edited = edit(&text, &change.edits).map_err(|e| match e {
+        EditError::Missing(names) => Box::new(EditCommandError::CannotRemove {
+            names: names.join("', '"),
+        }) as Failure,
+        EditError::NotJson(reason) => invalid(reason),
+        EditError::NotAnObject => invalid("not a JSON object".to_owned()),
+    })?;
+    pacquet_state::write_atomic(&path, edited.text.as_bytes()).map_err(|source| {
+        Box::new(EditCommandError::Write {
+            path: path.clone(),
+            source,
+        }) as Failure
+    })?;
+    let mut edited = EditedManifest {
+        dir: dir.clone(),
+        manifest: edited.in_memory,
+        stat_before: None,
+    };
     if let Some((stat, manifest)) = before {
         edited.manifest = manifest;
         edited.stat_before = Some(stat);
@@ -296,46 +316,6 @@ fn specifier_to_save(
         written
     };
     Ok((alias.to_owned(), specifier))
-}
-
-fn write_manifest(dir: &Path, edits: &[Edit]) -> Result<EditedManifest, Failure> {
-    let path = dir.join("package.json");
-    let text = std::fs::read_to_string(&path).map_err(|source| {
-        Box::new(EditCommandError::Read {
-            path: path.clone(),
-            source,
-        }) as Failure
-    })?;
-    let edited = edit(&text, edits).map_err(|e| {
-        Box::new(match e {
-            EditError::Missing(names) => EditCommandError::CannotRemove {
-                names: names.join("', '"),
-            },
-            EditError::NotJson(reason) => EditCommandError::Invalid {
-                path: path.clone(),
-                reason,
-            },
-            EditError::NotAnObject => EditCommandError::Invalid {
-                path: path.clone(),
-                reason: "not a JSON object".to_owned(),
-            },
-        }) as Failure
-    })?;
-    let tmp = path.with_extension(format!("json.{}.tmp", std::process::id()));
-    std::fs::write(&tmp, &edited.text)
-        .and_then(|()| std::fs::rename(&tmp, &path))
-        .map_err(|source| {
-            let _ = std::fs::remove_file(&tmp);
-            Box::new(EditCommandError::Write {
-                path: path.clone(),
-                source,
-            }) as Failure
-        })?;
-    Ok(EditedManifest {
-        dir: dir.to_path_buf(),
-        manifest: edited.in_memory,
-        stat_before: None,
-    })
 }
 
 #[derive(Debug, thiserror::Error, Diagnostic)]

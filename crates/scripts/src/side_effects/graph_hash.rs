@@ -56,62 +56,14 @@ struct Indexed<'g> {
     children: Vec<(&'g str, Option<usize>)>,
 }
 
-/// Strongly connected components, each finished after every component it
-/// depends on (Tarjan's algorithm, iterative: lockfiles nest deeply).
+/// Strongly connected components, each after every component it depends
+/// on.
 fn components(nodes: &[Indexed]) -> Vec<Vec<usize>> {
-    const UNSEEN: usize = usize::MAX;
-    let mut order = vec![UNSEEN; nodes.len()];
-    let mut low = vec![0; nodes.len()];
-    let mut on_stack = vec![false; nodes.len()];
-    let mut stack = Vec::new();
-    let mut found = Vec::new();
-    // (node, next child to look at)
-    let mut walk: Vec<(usize, usize)> = Vec::new();
-    let mut next = 0;
-    for root in 0..nodes.len() {
-        if order[root] != UNSEEN {
-            continue;
-        }
-        walk.push((root, 0));
-        order[root] = next;
-        low[root] = next;
-        next += 1;
-        stack.push(root);
-        on_stack[root] = true;
-        while let Some(&mut (v, ref mut at)) = walk.last_mut() {
-            if let Some(&(_, child)) = nodes[v].children.get(*at) {
-                *at += 1;
-                let Some(w) = child else { continue };
-                if order[w] == UNSEEN {
-                    order[w] = next;
-                    low[w] = next;
-                    next += 1;
-                    stack.push(w);
-                    on_stack[w] = true;
-                    walk.push((w, 0));
-                } else if on_stack[w] {
-                    low[v] = low[v].min(order[w]);
-                }
-                continue;
-            }
-            walk.pop();
-            if let Some(&(parent, _)) = walk.last() {
-                low[parent] = low[parent].min(low[v]);
-            }
-            if low[v] == order[v] {
-                let mut component = Vec::new();
-                while let Some(w) = stack.pop() {
-                    on_stack[w] = false;
-                    component.push(w);
-                    if w == v {
-                        break;
-                    }
-                }
-                found.push(component);
-            }
-        }
-    }
-    found
+    let edges: Vec<Vec<usize>> = nodes
+        .iter()
+        .map(|n| n.children.iter().filter_map(|(_, child)| *child).collect())
+        .collect();
+    pacquet_lockfile::strongly_connected_components(&edges)
 }
 
 fn hash_of(hashes: &[Option<String>], child: Option<usize>) -> String {
