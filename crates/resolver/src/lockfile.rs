@@ -195,8 +195,9 @@ fn package_info(package: &Package, opts: &LockfileOptions) -> PackageInfo {
     }
 }
 
-/// Registry URLs compared without the scheme's default port and with
-/// `%2f`/`%2F` for a scope's slash treated alike.
+/// Registry URLs compared with `%2f`/`%2F` for a scope's slash read as `/`.
+/// (docs/resolution.md §7 says pnpm also ignores http/https; not checked
+/// against pnpm 12.21 yet, so not done.)
 fn same_url(a: &str, b: &str) -> bool {
     let norm = |u: &str| u.replace("%2f", "/").replace("%2F", "/");
     norm(a) == norm(b)
