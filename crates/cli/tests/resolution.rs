@@ -409,7 +409,11 @@ fn add_writes_what_pnpm_writes() {
     // -E pins; -D moves.
     edits_like_pnpm("basic", ".", &["add", "pq-dup"]);
     edits_like_pnpm("basic", ".", &["add", "pq-deep-1@^1.0.0", "-D"]);
-    edits_like_pnpm("basic", ".", &["add", "-E", "@pq/peer-host"]);
+    edits_like_pnpm(
+        "basic",
+        ".",
+        &["add", "-E", "@pq/peer-host", "pq-deep-1@^1.0.0"],
+    );
     edits_like_pnpm("basic", ".", &["add", "pq-plain@1.0.0", "-O"]);
     edits_like_pnpm("basic", ".", &["add", "my-dup@npm:pq-dup@1.0.0"]);
     edits_like_pnpm(
@@ -430,6 +434,18 @@ fn add_writes_what_pnpm_writes() {
         },
         &["add", "@pq/plain@~1.0.0"],
     );
+    // `savePrefix` and `saveExact` as settings.
+    for setting in ["savePrefix: '~'", "saveExact: true"] {
+        edits_like_pnpm_from(
+            "basic",
+            &|project| {
+                let path = project.join("pnpm-workspace.yaml");
+                let text = std::fs::read_to_string(&path).unwrap_or_default();
+                std::fs::write(&path, format!("{}\n{setting}\n", text.trim_end())).unwrap();
+            },
+            &["add", "pq-dup", "pq-deep-1@^1.0.0"],
+        );
+    }
 }
 
 #[test]
@@ -498,5 +514,74 @@ fn update_writes_what_pnpm_writes() {
             },
             args,
         );
+    }
+}
+
+/// More bad input, each refused as pnpm 12.21 refuses it, nothing
+/// written: a `workspace:` range the project's version misses, a
+/// resolution offline with no metadata cached, and a broken package.json
+/// for `remove`. Where pnpm 12.21 prints no code, its message is compared.
+#[test]
+fn more_bad_input_is_refused_like_pnpm() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let flat = |s: &str| -> String {
+        s.chars()
+            .filter(|c| !c.is_whitespace() && !"│╰─▶├".contains(*c))
+            .collect()
+    };
+    // (fixture, edit, arguments, our code, what pnpm says too)
+    type Case<'c> = (&'c str, &'c dyn Fn(&Path), &'c [&'c str], &'c str, &'c str);
+    let cases: [Case; 3] = [
+        (
+            "workspace",
+            &|p| with_dependency(&p.join("packages/app"), "@pq-ws/lib", "workspace:^9.0.0"),
+            &["install"],
+            "ERR_PNPM_NO_MATCHING_VERSION_INSIDE_WORKSPACE",
+            "No matching version found for @pq-ws/lib@workspace:^9.0.0 inside the workspace. Available versions: 1.0.0",
+        ),
+        (
+            "basic",
+            &unchanged,
+            &["install", "--offline"],
+            "ERR_PNPM_NO_OFFLINE_META",
+            "ERR_PNPM_NO_OFFLINE_META",
+        ),
+        (
+            "basic",
+            &|p| std::fs::write(p.join("package.json"), "{\"name\": ").unwrap(),
+            &["remove", "pq-plain"],
+            "ERR_PNPM_JSON_PARSE",
+            // pnpm 12.21 prints no code here either.
+            "EOF while parsing a value at line 1 column 9",
+        ),
+    ];
+    for (i, (name, edit, args, code, pnpm_says)) in cases.into_iter().enumerate() {
+        let [(pnpm_project, pnpm_env), (project, env)] =
+            sides(&registry, &tmp.path().join(i.to_string()), name, edit);
+        let mut pnpm_args = args.to_vec();
+        if args[0] == "install" {
+            pnpm_args.push("--no-frozen-lockfile");
+        }
+        let theirs = pnpm_env.run(&pnpm_project, &pnpm_args);
+        let theirs_text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&theirs.stdout),
+            stderr(&theirs)
+        );
+        assert_eq!(theirs.status.code(), Some(1), "pnpm {args:?}");
+        assert!(
+            flat(&theirs_text).contains(&flat(pnpm_says)),
+            "pnpm {args:?}: {theirs_text}"
+        );
+        let ours = pacquet(&env, &project, args);
+        fails_with(&ours, code);
+        assert!(
+            flat(&stderr(&ours)).contains(&flat(pnpm_says)),
+            "{}",
+            stderr(&ours)
+        );
+        assert!(!project.join("pnpm-lock.yaml").exists());
+        assert!(!project.join("node_modules").exists());
     }
 }

@@ -75,7 +75,9 @@ pub enum ResolveError {
         specifier: String,
     },
 
-    #[error("No matching version found for {alias}@{specifier} inside the workspace")]
+    #[error(
+        "No matching version found for {alias}@{specifier} inside the workspace. Available versions: {version}"
+    )]
     #[diagnostic(
         code(ERR_PNPM_NO_MATCHING_VERSION_INSIDE_WORKSPACE),
         help(

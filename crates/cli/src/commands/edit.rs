@@ -287,11 +287,12 @@ fn specifier_to_save(
         Spec::Other(_) => return Ok((alias.to_owned(), given.to_owned())),
     };
     let (selector, raw_selector) = selector;
-    // A `^x.y.z` or `~x.y.z` keeps its prefix; another range takes
-    // `savePrefix` (pnpm 12.21: `pq-plain@1` → `^1.1.0`, `@pq/plain@~1.0.0`
-    // → `~1.0.0`).
+    // A `^x.y.z` or `~x.y.z` keeps its prefix, `saveExact` or not; another
+    // range takes `savePrefix` (pnpm 12.21: `pq-plain@1` → `^1.1.0`,
+    // `@pq/plain@~1.0.0` → `~1.0.0`, and with `saveExact`
+    // `pq-deep-1@^1.0.0` → `^1.0.0`).
     let prefix = match &selector {
-        Selector::Range(_) if !exact => simple_prefix(&raw_selector).unwrap_or(prefix),
+        Selector::Range(_) => simple_prefix(&raw_selector).unwrap_or(prefix),
         _ => prefix,
     };
     let written = if matches!(selector, Selector::Version(_)) {
