@@ -36,7 +36,8 @@ fn lockfile(project: &Path) -> String {
 }
 
 /// Both tools install `name` without a lockfile; lockfiles and trees match.
-fn resolves_like_pnpm(name: &str, edit: &dyn Fn(&Path)) {
+/// Returns the lockfile.
+fn resolves_like_pnpm(name: &str, edit: &dyn Fn(&Path)) -> String {
     let registry = Registry::start_fixtures();
     let tmp = tempfile::tempdir().unwrap();
     let [(pnpm_project, pnpm_env), (project, env)] = sides(&registry, tmp.path(), name, edit);
@@ -49,6 +50,7 @@ fn resolves_like_pnpm(name: &str, edit: &dyn Fn(&Path)) {
     let opts =
         DiffOptions::for_installs(&pnpm_project, &pnpm_env.store_dir, &project, &env.store_dir);
     assert_trees_equal(&pnpm_project, &project, &opts);
+    lockfile(&project)
 }
 
 fn unchanged(_: &Path) {}
@@ -74,6 +76,47 @@ fn workspaces_resolve_like_pnpm() {
     for name in ["workspace", "workspace-peers", "peer-links", "groups"] {
         resolves_like_pnpm(name, &unchanged);
     }
+}
+
+/// `overrides` in every form pnpm 12 has (bare, ranged, `parent>child`
+/// with a published and a workspace parent, `-`, a peer's range, a
+/// `catalog:` value) and `catalog:` specifiers of the default and a named
+/// catalog: the same specifiers, versions and `overrides`/`catalogs`
+/// blocks as pnpm 12.
+#[test]
+fn overrides_and_catalogs_resolve_like_pnpm() {
+    let lockfile = resolves_like_pnpm("workspace", &|project| {
+        let root = project.join("package.json");
+        let text = std::fs::read_to_string(&root).unwrap();
+        let text = text.replace(
+            "\"pq-plain\": \"1.0.0\",",
+            "\"pq-plain\": \"catalog:\", \"pq-deep-1\": \"1.0.0\", \"pq-dup-parent-a\": \"1.0.0\", \"pq-peer-user\": \"1.0.0\",",
+        );
+        std::fs::write(&root, text).unwrap();
+        with_dependency(&project.join("packages/app"), "pq-dup", "catalog:old");
+        let workspace = project.join("pnpm-workspace.yaml");
+        let text = std::fs::read_to_string(&workspace).unwrap();
+        std::fs::write(
+            &workspace,
+            format!(
+                "{text}\ncatalog:\n  pq-plain: ^1.0.0\n  pq-deep-2: 1.0.0\ncatalogs:\n  old:\n    pq-dup: ^1.0.0\n\
+                 overrides:\n  pq-dup-parent-a>pq-dup: 2.0.0\n  pq-util>pq-dup: 1.0.0\n  \
+                 pq-deep-3: \"-\"\n  pq-bin-string@<2: 1.0.0\n  \"@pq/peer-host\": ^2.0.0\n  \
+                 pq-deep-2: \"catalog:\"\n"
+            ),
+        )
+        .unwrap();
+    });
+    for expected in [
+        "catalogs:\n  default:\n    pq-plain:\n      specifier: ^1.0.0\n      version: 1.1.0\n  old:",
+        "\n  old:\n    pq-dup:\n      specifier: ^1.0.0\n      version: 1.0.0",
+        "overrides:\n  pq-dup-parent-a>pq-dup: 2.0.0",
+        "  pq-deep-2: 1.0.0\n\nimporters:",
+        "pq-dup-parent-a@1.0.0:\n    dependencies:\n      pq-dup: 2.0.0",
+    ] {
+        assert!(lockfile.contains(expected), "{expected}");
+    }
+    assert!(!lockfile.contains("pq-deep-3@"), "removed by `-`");
 }
 
 #[test]
@@ -298,12 +341,18 @@ fn what_resolution_cannot_do_is_refused() {
     let text = std::fs::read_to_string(&workspace).unwrap_or_default();
     std::fs::write(
         &workspace,
-        format!("{text}\noverrides:\n  pq-plain: 1.0.0\n"),
+        format!(
+            "{text}\npackageExtensions:\n  pq-plain:\n    dependencies:\n      pq-dup: 1.0.0\n"
+        ),
     )
     .unwrap();
     let out = pacquet(&env, &project, &["install"]);
     fails_with(&out, "ERR_PACQUET_UNSUPPORTED_SETTING");
-    assert!(stderr(&out).contains("overrides"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("packageExtensions"),
+        "{}",
+        stderr(&out)
+    );
     assert!(!project.join("pnpm-lock.yaml").exists());
 
     // Peer settings resolution does not follow yet.

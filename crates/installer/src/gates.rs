@@ -164,7 +164,7 @@ pub(crate) fn read_project(root: &std::path::Path, dir: PathBuf) -> Result<Proje
 /// paths are relative to the workspace root in the settings and relative
 /// to the project in its importer (`link:./vendor/x` is
 /// `link:../../vendor/x` for `packages/p`).
-fn rebase_local_overrides(
+pub(crate) fn rebase_local_overrides(
     overrides: &IndexMap<String, String>,
     importer_id: &str,
 ) -> IndexMap<String, String> {

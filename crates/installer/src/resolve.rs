@@ -12,9 +12,12 @@ use pacquet_resolver::{ImporterInput, RegistryMetadata, ResolveOptions};
 use pacquet_tarball::Fetcher;
 use pacquet_verification::Policy;
 
-use crate::gates::{LOCKFILE_NAME, Project, read_projects};
+use crate::gates::{LOCKFILE_NAME, Project, read_projects, rebase_local_overrides};
 use crate::reporter::{Event, Reporter};
 use crate::{InstallError, settings};
+use pacquet_lockfile::{
+    ProjectManifest, apply_overrides, resolve_override_catalogs, resolve_override_references,
+};
 
 /// The settings' routing and credentials, as resolution asks for them.
 struct ConfigRegistries<'a>(&'a Config);
@@ -54,6 +57,20 @@ pub(crate) fn resolve_lockfile(
         read_projects(config)?
     };
     refuse_unsupported(config, &projects, filtered)?;
+    let root_manifest = projects
+        .iter()
+        .find(|p| p.id == ".")
+        .map(|p| p.manifest.clone())
+        .unwrap_or_default();
+    let overrides = resolve_override_catalogs(&config.overrides, &config.catalogs);
+    let overrides =
+        resolve_override_references(&overrides, &root_manifest).map_err(InstallError::Lockfile)?;
+    // Resolved from their manifests as the overrides leave them, as pnpm
+    // does; the importers record the overridden specifiers.
+    let manifests: Vec<ProjectManifest> = projects
+        .iter()
+        .map(|p| apply_overrides(&p.manifest, &rebase_local_overrides(&overrides, &p.id)))
+        .collect();
     // A lockfile that does not parse is resolved from scratch; so is
     // everything, for `update` without names.
     let previous = pacquet_lockfile::read_lockfile(&config.workspace_root.join(LOCKFILE_NAME))
@@ -78,12 +95,15 @@ pub(crate) fn resolve_lockfile(
             .then(pacquet_resolver::extensions::Extensions::builtin),
         previous: previous.as_ref(),
         unlocked: &unlocked,
+        overrides: &overrides,
+        catalogs: &config.catalogs,
     };
     let importers: Vec<ImporterInput<'_>> = projects
         .iter()
-        .map(|p| ImporterInput {
+        .zip(&manifests)
+        .map(|(p, manifest)| ImporterInput {
             id: &p.id,
-            manifest: &p.manifest,
+            manifest,
         })
         .collect();
     // Documents are read and freed by the thousand: zeroing 2 MiB huge
@@ -212,7 +232,6 @@ fn refuse_unsupported(
             config.inject_workspace_packages || injected,
             "injected workspace packages (when resolving)",
         ),
-        (!config.overrides.is_empty(), "overrides (when resolving)"),
         (
             config
                 .package_extensions

@@ -35,7 +35,9 @@ pub use dep_path::{DepPath, DepRef};
 pub use error::LockfileError;
 pub use manifest::{ProjectEngines, ProjectManifest};
 pub use model::*;
-pub use overrides::{apply_overrides, resolve_override_catalogs, resolve_override_references};
+pub use overrides::{
+    Overrides, apply_overrides, resolve_override_catalogs, resolve_override_references,
+};
 pub use patch_selectors::{PatchSelectors, Selected};
 pub use platform::platform_list_matches;
 pub use read::read_lockfile;

@@ -91,40 +91,114 @@ pub fn apply_overrides(
     manifest: &ProjectManifest,
     overrides: &IndexMap<String, String>,
 ) -> ProjectManifest {
-    let parsed: Vec<Override> = overrides
-        .iter()
-        .filter_map(|(k, v)| parse_override(k, v))
-        .collect();
-    let own: Vec<&Override> = parsed
-        .iter()
-        .filter(|o| {
-            o.parent
-                .as_ref()
-                .is_some_and(|p| parent_matches(p, manifest))
-        })
-        .collect();
-    let generic: Vec<&Override> = parsed.iter().filter(|o| o.parent.is_none()).collect();
+    let parsed = Overrides::new(overrides);
     let mut out = manifest.clone();
+    let (name, version) = (manifest.name.as_deref(), manifest.version.as_deref());
     for deps in [
         &mut out.dependencies,
         &mut out.dev_dependencies,
         &mut out.optional_dependencies,
         &mut out.peer_dependencies,
     ] {
+        parsed.apply(name, version, deps);
+    }
+    out
+}
+
+/// Parsed `overrides`, for any manifest's dependency maps.
+#[derive(Debug, Clone, Default)]
+pub struct Overrides(Vec<Override>);
+
+impl Overrides {
+    /// Entries whose key does not parse are left out.
+    pub fn new(overrides: &IndexMap<String, String>) -> Self {
+        Overrides(
+            overrides
+                .iter()
+                .filter_map(|(k, v)| parse_override(k, v))
+                .collect(),
+        )
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The override package `name@version` gets for its dependency `dep`
+    /// on `spec`: `Some("-")` drops it. Those naming the package as their
+    /// parent come first.
+    fn find(
+        &self,
+        name: Option<&str>,
+        version: Option<&str>,
+        dep: &str,
+        spec: &str,
+    ) -> Option<&str> {
+        let own: Vec<&Override> = self
+            .0
+            .iter()
+            .filter(|o| {
+                o.parent
+                    .as_ref()
+                    .is_some_and(|p| parent_matches(p, name, version))
+            })
+            .collect();
+        let generic: Vec<&Override> = self.0.iter().filter(|o| o.parent.is_none()).collect();
+        pick(&own, dep, spec)
+            .or_else(|| pick(&generic, dep, spec))
+            .map(|o| o.value.as_str())
+    }
+
+    /// Overrides the specifiers of `deps`, a dependency field of package
+    /// `name@version`, in place.
+    pub fn apply(
+        &self,
+        name: Option<&str>,
+        version: Option<&str>,
+        deps: &mut IndexMap<String, String>,
+    ) {
+        if self.0.is_empty() {
+            return;
+        }
         let names: Vec<String> = deps.keys().cloned().collect();
-        for name in names {
-            let spec = deps[&name].clone();
-            let Some(o) = pick(&own, &name, &spec).or_else(|| pick(&generic, &name, &spec)) else {
-                continue;
-            };
-            if o.value == "-" {
-                deps.shift_remove(&name);
-            } else {
-                deps[&name] = o.value.clone();
+        for dep in names {
+            match self.find(name, version, &dep, &deps[&dep]) {
+                Some("-") => {
+                    deps.shift_remove(&dep);
+                }
+                Some(value) => deps[&dep] = value.to_owned(),
+                None => {}
             }
         }
     }
-    out
+
+    /// Overrides the peers of a published package as pnpm's manifest hook
+    /// does: a range replaces the peer's range; anything else (`link:`, a
+    /// tag) becomes a dependency, the peer staying as it was.
+    pub fn apply_to_peers(
+        &self,
+        name: &str,
+        version: &str,
+        peers: &mut IndexMap<String, String>,
+        dependencies: &mut IndexMap<String, String>,
+    ) {
+        if self.0.is_empty() {
+            return;
+        }
+        let names: Vec<String> = peers.keys().cloned().collect();
+        for dep in names {
+            match self.find(Some(name), Some(version), &dep, &peers[&dep]) {
+                Some("-") => {
+                    peers.shift_remove(&dep);
+                }
+                Some(value) if Range::parse(value).is_ok() => peers[&dep] = value.to_owned(),
+                Some(value) => {
+                    dependencies.insert(dep, value.to_owned());
+                }
+                None => {}
+            }
+        }
+    }
 }
 
 /// The override for `name` at `spec`: one with a matching range first.
@@ -153,17 +227,14 @@ fn is_sub_range(range: &str, spec: &str) -> bool {
     }
 }
 
-fn parent_matches(parent: &Selector, manifest: &ProjectManifest) -> bool {
-    if manifest.name.as_deref() != Some(parent.name.as_str()) {
+fn parent_matches(parent: &Selector, name: Option<&str>, version: Option<&str>) -> bool {
+    if name != Some(parent.name.as_str()) {
         return false;
     }
     let Some(range) = &parent.range else {
         return true;
     };
-    match (
-        Range::parse(range),
-        manifest.version.as_deref().map(Version::parse),
-    ) {
+    match (Range::parse(range), version.map(Version::parse)) {
         (Ok(range), Some(Ok(version))) => range.satisfies(&version),
         _ => false,
     }

@@ -90,6 +90,48 @@ pub enum ResolveError {
         version: String,
     },
 
+    #[error("No catalog entry '{alias}' was found for catalog '{catalog}'.")]
+    #[diagnostic(
+        code(ERR_PNPM_CATALOG_ENTRY_NOT_FOUND_FOR_SPEC),
+        help(
+            "Add the entry to the catalog in pnpm-workspace.yaml, or give the dependency a version range."
+        )
+    )]
+    CatalogEntryNotFound { alias: String, catalog: String },
+
+    #[error(
+        "Found invalid catalog entry using the catalog protocol recursively. The entry for '{alias}' in catalog '{catalog}' is invalid."
+    )]
+    #[diagnostic(
+        code(ERR_PNPM_CATALOG_ENTRY_INVALID_RECURSIVE_DEFINITION),
+        help("A catalog entry must be a version range, not another catalog: reference.")
+    )]
+    CatalogRecursive { alias: String, catalog: String },
+
+    #[error(
+        "The workspace protocol cannot be used as a catalog value. The entry for '{alias}' in catalog '{catalog}' is invalid."
+    )]
+    #[diagnostic(
+        code(ERR_PNPM_CATALOG_ENTRY_INVALID_WORKSPACE_SPEC),
+        help("Use workspace: in the project's package.json instead of the catalog.")
+    )]
+    CatalogWorkspace { alias: String, catalog: String },
+
+    #[error(
+        "The entry for '{alias}' in catalog '{catalog}' declares a dependency using the '{protocol}' protocol. This is not yet supported, but may be in a future version of pnpm."
+    )]
+    #[diagnostic(
+        code(ERR_PNPM_CATALOG_ENTRY_INVALID_SPEC),
+        help(
+            "Catalog entries are registry ranges; put {protocol}: specifiers in the project's package.json."
+        )
+    )]
+    CatalogProtocol {
+        alias: String,
+        catalog: String,
+        protocol: String,
+    },
+
     #[error("pacquet cannot resolve the specifier \"{spec}\" of {alias} (in {importer}) yet")]
     #[diagnostic(
         code(ERR_PACQUET_RESOLUTION_NOT_SUPPORTED),

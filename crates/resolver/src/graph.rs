@@ -16,11 +16,12 @@ use std::sync::Arc;
 use futures_util::future::join_all;
 use indexmap::IndexMap;
 use nodejs_semver::{Range, Version};
-use pacquet_lockfile::ProjectManifest;
+use pacquet_lockfile::{Overrides, ProjectManifest};
 
 use pacquet_planner::layout::{join, normalize};
 
 use crate::ResolveError;
+use crate::catalog::{self, CatalogLookup, Catalogs};
 use crate::extensions::Extensions;
 use crate::packument::{Packument, VersionManifest};
 use crate::pick::pick;
@@ -90,6 +91,8 @@ pub struct Direct {
     pub specifier: String,
     pub group: Group,
     pub target: PkgId,
+    /// The catalog entry a `catalog:` specifier resolved through.
+    pub catalog: Option<CatalogLookup>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -140,7 +143,11 @@ impl PathNode {
 
 #[derive(Clone)]
 enum Parent {
-    Importer { group: Group, specifier: String },
+    Importer {
+        group: Group,
+        specifier: String,
+        catalog: Option<CatalogLookup>,
+    },
     AutoPeer,
     Package(PkgId),
 }
@@ -169,6 +176,10 @@ pub struct Walker<'a, M> {
     workspace: HashMap<String, (String, Option<String>)>,
     /// The versions of each name the previous lockfile has.
     locked: HashMap<String, Vec<Version>>,
+    /// Applied to every manifest picked, after the extensions.
+    overrides: Option<&'a Overrides>,
+    /// What `catalog:` specifiers of the projects refer to.
+    catalogs: Option<&'a Catalogs>,
 }
 
 impl<'a, M: Metadata> Walker<'a, M> {
@@ -189,7 +200,20 @@ impl<'a, M: Metadata> Walker<'a, M> {
             extensions,
             workspace: HashMap::new(),
             locked: HashMap::new(),
+            overrides: None,
+            catalogs: None,
         }
+    }
+
+    /// Overrides the dependencies of every package picked (the projects'
+    /// manifests come overridden).
+    pub fn set_overrides(&mut self, overrides: &'a Overrides) {
+        self.overrides = (!overrides.is_empty()).then_some(overrides);
+    }
+
+    /// The catalogs `catalog:` specifiers refer to.
+    pub fn set_catalogs(&mut self, catalogs: &'a Catalogs) {
+        self.catalogs = Some(catalogs);
     }
 
     /// Prefers the registry versions `lockfile` has, over any other
@@ -278,19 +302,23 @@ impl<'a, M: Metadata> Walker<'a, M> {
             parent: None,
         });
         let mut level = Vec::new();
+        let no_catalogs = Catalogs::new();
         for (group, alias, specifier) in
             direct_dependencies(importer.manifest, self.auto_install_peers)
         {
-            if let Some(target) = self.local_target(importer.id, alias, specifier)? {
+            let catalog = catalog::lookup(self.catalogs.unwrap_or(&no_catalogs), alias, specifier)?;
+            let wanted = catalog.as_ref().map_or(specifier, |c| c.specifier.as_str());
+            if let Some(target) = self.local_target(importer.id, alias, wanted)? {
                 self.graph.importers[index].deps.push(Direct {
                     alias: alias.to_owned(),
                     specifier: specifier.to_owned(),
                     group,
                     target: format!("link:{target}"),
+                    catalog,
                 });
                 continue;
             }
-            let spec = registry_spec(alias, specifier, importer.id)?;
+            let spec = registry_spec(alias, wanted, importer.id)?;
             level.push(Request {
                 alias: alias.to_owned(),
                 spec,
@@ -298,6 +326,7 @@ impl<'a, M: Metadata> Walker<'a, M> {
                 parent: Parent::Importer {
                     group,
                     specifier: specifier.to_owned(),
+                    catalog,
                 },
                 path: Rc::clone(&root),
             });
@@ -360,12 +389,17 @@ impl<'a, M: Metadata> Walker<'a, M> {
                     Err(e) => return Err(e),
                 };
                 match &request.parent {
-                    Parent::Importer { group, specifier } => {
+                    Parent::Importer {
+                        group,
+                        specifier,
+                        catalog,
+                    } => {
                         self.graph.importers[index].deps.push(Direct {
                             alias: request.alias.clone(),
                             specifier: specifier.clone(),
                             group: *group,
                             target: id.clone(),
+                            catalog: catalog.clone(),
                         });
                     }
                     Parent::AutoPeer => self.graph.importers[index]
@@ -563,6 +597,21 @@ impl<'a, M: Metadata> Walker<'a, M> {
         manifest.version = version.to_string();
         if let Some(extensions) = self.extensions {
             extensions.apply(&mut manifest);
+        }
+        if let Some(overrides) = self.overrides {
+            let version = manifest.version.clone();
+            overrides.apply(Some(name), Some(&version), &mut manifest.dependencies);
+            overrides.apply(
+                Some(name),
+                Some(&version),
+                &mut manifest.optional_dependencies,
+            );
+            overrides.apply_to_peers(
+                name,
+                &version,
+                &mut manifest.peer_dependencies,
+                &mut manifest.dependencies,
+            );
         }
         if manifest.integrity.is_none() && manifest.tarball.is_none() {
             return Err(ResolveError::NoDist {

@@ -10,6 +10,7 @@
 //! * [`source`]: where packuments come from.
 
 pub mod auto_peers;
+pub mod catalog;
 mod error;
 pub mod extensions;
 pub mod graph;
@@ -45,6 +46,12 @@ pub struct ResolveOptions<'a> {
     pub previous: Option<&'a Lockfile>,
     /// Names whose versions in the previous lockfile are not kept.
     pub unlocked: &'a [String],
+    /// `overrides` with `$name` and `catalog:` values resolved, written to
+    /// the lockfile as they are and applied to every published manifest
+    /// (the importers' manifests come overridden).
+    pub overrides: &'a indexmap::IndexMap<String, String>,
+    /// What `catalog:` specifiers refer to.
+    pub catalogs: &'a catalog::Catalogs,
 }
 
 /// A resolved lockfile and what pnpm would warn about on the way.
@@ -106,6 +113,9 @@ pub async fn resolve<M: Metadata>(
         opts.extensions,
     );
     walker.set_workspace(&importers);
+    let overrides = pacquet_lockfile::Overrides::new(opts.overrides);
+    walker.set_overrides(&overrides);
+    walker.set_catalogs(opts.catalogs);
     if let Some(previous) = opts.previous {
         walker.keep_locked(previous, opts.unlocked);
     }
@@ -135,6 +145,7 @@ pub async fn resolve<M: Metadata>(
         &lockfile::LockfileOptions {
             settings,
             registry_for: opts.registry_for,
+            overrides: opts.overrides,
         },
     );
     Ok(Resolved {

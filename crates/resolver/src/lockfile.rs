@@ -17,10 +17,13 @@ pub struct LockfileOptions<'a> {
     pub settings: LockfileSettings,
     /// The registry serving a package name (ending in `/`).
     pub registry_for: &'a dyn Fn(&str) -> String,
+    /// Recorded as they are, when there are any.
+    pub overrides: &'a indexmap::IndexMap<String, String>,
 }
 
 pub fn build_lockfile(graph: &Graph, peers: &PeerResolution, opts: &LockfileOptions) -> Lockfile {
     let mut importers = BTreeMap::new();
+    let mut catalogs: BTreeMap<String, BTreeMap<String, ResolvedDependency>> = BTreeMap::new();
     for (index, importer) in graph.importers.iter().enumerate() {
         let keys = &peers.importers[index];
         let mut out = Importer {
@@ -43,6 +46,16 @@ pub fn build_lockfile(graph: &Graph, peers: &PeerResolution, opts: &LockfileOpti
                 }
                 None => dep_ref(&dep.alias, &keys[&dep.alias]),
             };
+            // The version without peers, whichever project used it last.
+            if let Some(lookup) = &dep.catalog {
+                catalogs.entry(lookup.catalog.clone()).or_default().insert(
+                    dep.alias.clone(),
+                    ResolvedDependency {
+                        specifier: lookup.specifier.clone(),
+                        version: crate::graph::id_version(&dep.target).to_owned(),
+                    },
+                );
+            }
             group.get_or_insert_with(BTreeMap::new).insert(
                 dep.alias.clone(),
                 ResolvedDependency {
@@ -81,6 +94,8 @@ pub fn build_lockfile(graph: &Graph, peers: &PeerResolution, opts: &LockfileOpti
     Lockfile {
         lockfile_version: "9.0".to_owned(),
         settings: Some(opts.settings.clone()),
+        catalogs: (!catalogs.is_empty()).then_some(catalogs),
+        overrides: (!opts.overrides.is_empty()).then(|| opts.overrides.clone()),
         importers,
         packages,
         snapshots,

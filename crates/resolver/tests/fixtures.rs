@@ -75,6 +75,8 @@ async fn resolved_lockfile(registry: &Registry, project: &str) -> String {
         extensions: Some(pacquet_resolver::extensions::Extensions::builtin()),
         previous: None,
         unlocked: &[],
+        overrides: &Default::default(),
+        catalogs: &Default::default(),
     };
     let importers: Vec<ImporterInput<'_>> = projects
         .iter()
