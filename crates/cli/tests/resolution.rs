@@ -119,6 +119,47 @@ fn overrides_and_catalogs_resolve_like_pnpm() {
     assert!(!lockfile.contains("pq-deep-3@"), "removed by `-`");
 }
 
+/// A dependency that is also an optional peer (`pq-sh-formats`: `pq-plain`
+/// both ways) keeps its edge unless the name is in scope where its
+/// package's children are resolved. pnpm 12.21 puts in a project's scope,
+/// for the subtrees of the peers it hoists, every package that provided a
+/// peer in the tree (`pq-sh-schema` gives `pq-plain` to `pq-sh-keywords`),
+/// and lets a package's shallowest occurrence resolve its children even
+/// when it is met later: `pq-sh-core`, hoisted for `pq-sh-host`, takes
+/// over from `pq-sh-deepcore > pq-sh-core`.
+#[test]
+fn peer_providers_and_hoisted_occurrences_resolve_like_pnpm() {
+    for deps in [
+        serde_json::json!({"pq-sh-host": "1.0.0"}),
+        serde_json::json!({"pq-sh-core": "1.0.0"}),
+        serde_json::json!({"pq-sh-host": "1.0.0", "pq-sh-schema": "1.0.0"}),
+        serde_json::json!({"pq-sh-host": "1.0.0", "pq-sh-schema": "1.0.0", "pq-sh-deepcore": "1.0.0"}),
+        serde_json::json!({"pq-sh-schema": "1.0.0", "pq-sh-deepcore": "1.0.0"}),
+    ] {
+        let lockfile = resolves_like_pnpm("basic", &|project| {
+            let path = project.join("package.json");
+            let mut manifest: serde_json::Value =
+                serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+            manifest["dependencies"] = deps.clone();
+            if let Some(m) = manifest.as_object_mut() {
+                m.remove("devDependencies");
+                m.remove("optionalDependencies");
+            }
+            std::fs::write(&path, serde_json::to_string_pretty(&manifest).unwrap()).unwrap();
+        });
+        assert!(lockfile.contains("pq-sh-formats@1.0.0"), "{deps}");
+    }
+    // Across projects too: `packages/util` meets `pq-sh-formats` at depth
+    // 1 with `pq-plain` beside it, after the root met it at depth 3.
+    let lockfile = resolves_like_pnpm("workspace", &|project| {
+        with_dependency(project, "pq-sh-deepcore", "1.0.0");
+        let util = project.join("packages/util");
+        with_dependency(&util, "pq-sh-formats", "1.0.0");
+        with_dependency(&util, "pq-plain", "1.0.0");
+    });
+    assert!(lockfile.contains("pq-sh-formats@1.0.0(pq-plain@1.0.0)"));
+}
+
 #[test]
 fn hashed_peer_suffixes_resolve_like_pnpm() {
     resolves_like_pnpm("peers-hashed", &unchanged);

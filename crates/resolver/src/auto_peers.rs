@@ -67,6 +67,14 @@ pub async fn install_missing<M: Metadata>(
         if install.is_empty() {
             return Ok(conflicts);
         }
+        // What provided a peer in the tree so far is in the project's
+        // scope while the hoisted peers' subtrees are resolved, as pnpm 12
+        // hoists those providers (docs/resolution.md §3).
+        let providers = &mut walker.graph.importers[index].peer_providers;
+        providers.extend(resolution.providers[index].keys().cloned());
+        if std::env::var_os("PQ_DEBUG_PEERS").is_some() {
+            eprintln!("ROUND {install:?}");
+        }
         walker.add_auto_peers(index, manifest, &install).await?;
     }
 }

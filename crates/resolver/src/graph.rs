@@ -9,7 +9,7 @@
 //! first occurrence (shallowest, then smallest chain of ancestors), and
 //! shared by all others.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::rc::Rc;
 use std::sync::Arc;
 
@@ -83,6 +83,9 @@ pub struct Package {
     pub children: Vec<Edge>,
     /// The recorded peers (docs/resolution.md §3).
     pub peers: IndexMap<String, Peer>,
+    /// Its dependencies that are only peers, from where its children
+    /// were resolved (docs/resolution.md §3).
+    pub shadowed: BTreeSet<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -102,6 +105,10 @@ pub struct ImporterDeps {
     /// Peers installed for the project because nothing provided them:
     /// in its scope, not in its manifest.
     pub auto_peers: Vec<(String, PkgId)>,
+    /// Names of the packages that provided a peer somewhere in the
+    /// project's tree: in its scope for the subtrees of peers hoisted
+    /// after they were found.
+    pub peer_providers: HashSet<String>,
     /// The manifest's `dependenciesMeta`, recorded as it is.
     pub dependencies_meta: Option<serde_json::Value>,
 }
@@ -112,8 +119,53 @@ pub struct Graph {
     pub importers: Vec<ImporterDeps>,
     /// The registry document of every name fetched.
     pub packuments: HashMap<String, Arc<Packument>>,
-    /// Packages whose children are resolved (or being resolved).
-    expanded: HashSet<PkgId>,
+    /// Packages whose children are resolved, by the rank of the occurrence
+    /// that resolved them.
+    owners: HashMap<PkgId, Rank>,
+}
+
+/// Which occurrence of a package resolves its children: the shallowest,
+/// then the one in the project resolved first, then the one whose chain
+/// of ancestors sorts first (docs/resolution.md §2). An occurrence met
+/// later that ranks higher resolves them again: a peer hoisted for the
+/// project sits at depth 1, above where the main walk met its subtree.
+type Rank = (usize, usize, Vec<String>);
+
+fn rank(index: usize, path: &PathNode) -> Rank {
+    let chain: Vec<String> = path.chain().into_iter().map(str::to_owned).collect();
+    (chain.len(), index, chain)
+}
+
+impl Graph {
+    /// Drops the packages no project reaches any more: the subtrees an
+    /// occurrence resolved before a higher-ranked one took its package over.
+    fn prune(&mut self) {
+        let mut reached: HashSet<&str> = HashSet::new();
+        let mut stack: Vec<&str> = self
+            .importers
+            .iter()
+            .flat_map(|i| {
+                i.deps
+                    .iter()
+                    .map(|d| d.target.as_str())
+                    .chain(i.auto_peers.iter().map(|(_, id)| id.as_str()))
+            })
+            .collect();
+        while let Some(id) = stack.pop() {
+            if !reached.insert(id) {
+                continue;
+            }
+            if let Some(package) = self.packages.get(id) {
+                stack.extend(package.children.iter().map(|e| e.target.as_str()));
+            }
+        }
+        if reached.len() >= self.packages.len() {
+            return;
+        }
+        let reached: HashSet<String> = reached.into_iter().map(str::to_owned).collect();
+        self.packages.retain(|id, _| reached.contains(id));
+        self.owners.retain(|id, _| reached.contains(id));
+    }
 }
 
 /// Which versions may be picked (`minimumReleaseAge`).
@@ -150,15 +202,25 @@ enum Parent {
     },
     AutoPeer,
     Package(PkgId),
+    /// An edge already recorded, walked again from a higher-ranked
+    /// occurrence of its parent.
+    Recorded,
 }
 
 struct Request {
     alias: String,
-    spec: RegistrySpec,
+    want: Want,
     optional: bool,
     parent: Parent,
     /// Where the parent sits; the importer for direct dependencies.
     path: Rc<PathNode>,
+}
+
+/// What a request asks for.
+enum Want {
+    Spec(RegistrySpec),
+    /// A package already resolved (a [`Parent::Recorded`] edge).
+    Resolved(PkgId),
 }
 
 /// Walks the projects' dependencies into a graph.
@@ -321,7 +383,7 @@ impl<'a, M: Metadata> Walker<'a, M> {
             let spec = registry_spec(alias, wanted, importer.id)?;
             level.push(Request {
                 alias: alias.to_owned(),
-                spec,
+                want: Want::Spec(spec),
                 optional: group == Group::Optional,
                 parent: Parent::Importer {
                     group,
@@ -352,7 +414,7 @@ impl<'a, M: Metadata> Walker<'a, M> {
             let spec = registry_spec(name, specifier, "a peer dependency")?;
             level.push(Request {
                 alias: name.clone(),
-                spec,
+                want: Want::Spec(spec),
                 optional: false,
                 parent: Parent::AutoPeer,
                 path: Rc::clone(&root),
@@ -369,12 +431,19 @@ impl<'a, M: Metadata> Walker<'a, M> {
     ) -> Result<(), ResolveError> {
         let preferred = manifest_selectors(manifest);
         while !level.is_empty() {
-            self.fetch_all(level.iter().map(|r| r.spec.name.as_str()))
-                .await;
+            self.fetch_all(level.iter().filter_map(|r| match &r.want {
+                Want::Spec(spec) => Some(spec.name.as_str()),
+                Want::Resolved(_) => None,
+            }))
+            .await;
             // The occurrence that resolves each new package's children.
             let mut owners: IndexMap<PkgId, Rc<PathNode>> = IndexMap::new();
             for request in &level {
-                let id = match self.pick(index, request, &preferred) {
+                let picked = match &request.want {
+                    Want::Resolved(id) => Ok(id.clone()),
+                    Want::Spec(spec) => self.pick(index, request, spec, &preferred),
+                };
+                let id = match picked {
                     Ok(id) => id,
                     // An optional dependency that cannot be resolved is
                     // left out, as pnpm 12 does (docs/resolution.md §3).
@@ -382,7 +451,10 @@ impl<'a, M: Metadata> Walker<'a, M> {
                         tracing::info!(
                             "{}@{} is an optional dependency that could not be resolved ({e}). Excluding it from installation.",
                             request.alias,
-                            request.spec.raw
+                            match &request.want {
+                                Want::Spec(spec) => spec.raw.as_str(),
+                                Want::Resolved(id) => id.as_str(),
+                            }
                         );
                         continue;
                     }
@@ -405,6 +477,7 @@ impl<'a, M: Metadata> Walker<'a, M> {
                     Parent::AutoPeer => self.graph.importers[index]
                         .auto_peers
                         .push((request.alias.clone(), id.clone())),
+                    Parent::Recorded => {}
                     Parent::Package(parent) => {
                         if let Some(pkg) = self.graph.packages.get_mut(parent) {
                             pkg.children.push(Edge {
@@ -415,13 +488,18 @@ impl<'a, M: Metadata> Walker<'a, M> {
                         }
                     }
                 }
-                if self.graph.expanded.contains(&id) {
-                    continue;
-                }
                 let path = Rc::new(PathNode {
                     pkg: Some(id.clone()),
                     parent: Some(Rc::clone(&request.path)),
                 });
+                if self
+                    .graph
+                    .owners
+                    .get(&id)
+                    .is_some_and(|owner| *owner <= rank(index, &path))
+                {
+                    continue;
+                }
                 match owners.get_mut(&id) {
                     Some(owner) if path.chain() < owner.chain() => *owner = path,
                     Some(_) => {}
@@ -432,11 +510,36 @@ impl<'a, M: Metadata> Walker<'a, M> {
             }
             let mut next = Vec::new();
             for (id, path) in owners {
-                self.graph.expanded.insert(id.clone());
+                let taken_over = self
+                    .graph
+                    .owners
+                    .insert(id.clone(), rank(index, &path))
+                    .is_some();
+                // Taken over by a higher-ranked occurrence: the recorded
+                // children stay when the same dependencies are peers from
+                // here, and are walked again from here, for their own
+                // occurrences' ranks; otherwise they are resolved again.
+                if taken_over {
+                    let visible = self.visible_names(index, &path);
+                    let package = &self.graph.packages[&id];
+                    let shadowed =
+                        shadowed_names(&package.manifest, self.auto_install_peers, &visible);
+                    if shadowed == package.shadowed {
+                        next.extend(package.children.iter().map(|edge| Request {
+                            alias: edge.alias.clone(),
+                            want: Want::Resolved(edge.target.clone()),
+                            optional: edge.optional,
+                            parent: Parent::Recorded,
+                            path: Rc::clone(&path),
+                        }));
+                        continue;
+                    }
+                }
                 next.extend(self.add_package(index, &id, &path)?);
             }
             level = next;
         }
+        self.graph.prune();
         Ok(())
     }
 
@@ -469,9 +572,9 @@ impl<'a, M: Metadata> Walker<'a, M> {
         &self,
         index: usize,
         request: &Request,
+        spec: &RegistrySpec,
         preferred: &HashMap<&str, Vec<(&str, Selector)>>,
     ) -> Result<PkgId, ResolveError> {
-        let spec = &request.spec;
         let Some(packument) = self.graph.packuments.get(&spec.name) else {
             return Err(self.failed[&spec.name].clone());
         };
@@ -558,6 +661,7 @@ impl<'a, M: Metadata> Walker<'a, M> {
             .iter()
             .map(|d| d.alias.clone())
             .chain(importer.auto_peers.iter().map(|(alias, _)| alias.clone()))
+            .chain(importer.peer_providers.iter().cloned())
             .collect();
         let mut node = path.parent.as_deref().and_then(|p| p.parent.as_deref());
         while let Some(n) = node {
@@ -620,15 +724,14 @@ impl<'a, M: Metadata> Walker<'a, M> {
             });
         }
         let visible = self.visible_names(index, path);
-        let (edges, peers) = package_edges(&manifest, self.auto_install_peers, &|name| {
-            visible.contains(name)
-        });
+        let shadowed = shadowed_names(&manifest, self.auto_install_peers, &visible);
+        let (edges, peers) = package_edges(&manifest, &shadowed);
         let mut requests = Vec::new();
         for (alias, specifier, optional) in edges {
             let spec = registry_spec(alias, specifier, id)?;
             requests.push(Request {
                 alias: alias.to_owned(),
-                spec,
+                want: Want::Spec(spec),
                 optional,
                 parent: Parent::Package(id.to_owned()),
                 path: Rc::clone(path),
@@ -640,6 +743,7 @@ impl<'a, M: Metadata> Walker<'a, M> {
                 manifest,
                 children: Vec::new(),
                 peers,
+                shadowed,
             },
         );
         Ok(requests)
@@ -728,12 +832,31 @@ pub fn direct_dependencies(
 /// `(alias, specifier, optional)` of a package's dependency.
 type DependencyEdge<'m> = (&'m str, &'m str, bool);
 
+/// The dependencies of a package that are also its peers and lose their
+/// edge: all whose peer is required (with autoInstallPeers), and those
+/// whose name is `visible` from the package's ancestors
+/// (docs/resolution.md §3).
+fn shadowed_names(
+    manifest: &VersionManifest,
+    auto_install_peers: bool,
+    visible: &HashSet<String>,
+) -> BTreeSet<String> {
+    manifest
+        .dependencies
+        .keys()
+        .filter(|alias| manifest.peer_dependencies.contains_key(*alias))
+        .filter(|alias| {
+            (auto_install_peers && !manifest.is_optional_peer(alias)) || visible.contains(*alias)
+        })
+        .cloned()
+        .collect()
+}
+
 /// A package's dependency edges and its
 /// recorded peers (docs/resolution.md §3).
 fn package_edges<'m>(
     manifest: &'m VersionManifest,
-    auto_install_peers: bool,
-    visible: &dyn Fn(&str) -> bool,
+    shadowed: &BTreeSet<String>,
 ) -> (Vec<DependencyEdge<'m>>, IndexMap<String, Peer>) {
     let bundled: HashSet<&str> = match &manifest.bundled_dependencies {
         Some(serde_json::Value::Bool(true)) => {
@@ -744,18 +867,11 @@ fn package_edges<'m>(
         }
         _ => HashSet::new(),
     };
-    // A dependency that is also a peer is only a peer when the peer is
-    // required (with autoInstallPeers), or when the name is visible from the
-    // package's ancestors (docs/resolution.md §3).
-    let shadowed = |alias: &str| {
-        manifest.peer_dependencies.contains_key(alias)
-            && ((auto_install_peers && !manifest.is_optional_peer(alias)) || visible(alias))
-    };
     let mut edges: Vec<(&str, &str, bool)> = manifest
         .dependencies
         .iter()
         .filter(|(alias, _)| !manifest.optional_dependencies.contains_key(*alias))
-        .filter(|(alias, _)| !shadowed(alias))
+        .filter(|(alias, _)| !shadowed.contains(*alias))
         .map(|(a, s)| (a.as_str(), s.as_str(), false))
         .collect();
     edges.extend(
