@@ -160,6 +160,29 @@ fn peer_providers_and_hoisted_occurrences_resolve_like_pnpm() {
     assert!(lockfile.contains("pq-sh-formats@1.0.0(pq-plain@1.0.0)"));
 }
 
+/// `dedupePeers: true`: peers are named `name@version` in suffixes,
+/// without their own peers, and the setting is recorded.
+#[test]
+fn dedupe_peers_resolves_like_pnpm() {
+    let dedupe = |project: &Path| {
+        let workspace = project.join("pnpm-workspace.yaml");
+        let text = std::fs::read_to_string(&workspace).unwrap_or_default();
+        std::fs::write(&workspace, format!("{text}\ndedupePeers: true\n")).unwrap();
+    };
+    for name in ["peers", "workspace-peers"] {
+        let lockfile = resolves_like_pnpm(name, &dedupe);
+        assert!(lockfile.contains("  dedupePeers: true\n"), "{name}");
+    }
+    // A peer with a peer of its own.
+    let lockfile = resolves_like_pnpm("basic", &|project| {
+        dedupe(project);
+        for (name, spec) in [("pq-sh-keywords", "1.0.0"), ("pq-sh-plugin", "1.0.0")] {
+            with_dependency(project, name, spec);
+        }
+    });
+    assert!(lockfile.contains("pq-sh-plugin@1.0.0(pq-sh-keywords@1.0.0):"));
+}
+
 #[test]
 fn hashed_peer_suffixes_resolve_like_pnpm() {
     resolves_like_pnpm("peers-hashed", &unchanged);

@@ -85,6 +85,7 @@ pub(crate) fn resolve_lockfile(
     let opts = ResolveOptions {
         auto_install_peers: config.auto_install_peers,
         exclude_links_from_lockfile: config.exclude_links_from_lockfile,
+        dedupe_peers: config.dedupe_peers,
         peers_suffix_max_length: config.peers_suffix_max_length,
         registry_for: &registry_for,
         eligible: &eligible,
@@ -243,7 +244,6 @@ fn refuse_unsupported(
             !config.patched_dependencies.is_empty(),
             "patchedDependencies (when resolving)",
         ),
-        (config.dedupe_peers, "dedupePeers: true (when resolving)"),
         (
             config.strict_peer_dependencies,
             "strictPeerDependencies: true (when resolving)",

@@ -31,6 +31,7 @@ pub use source::{InMemory, Metadata, Registries, RegistryMetadata};
 pub struct ResolveOptions<'a> {
     pub auto_install_peers: bool,
     pub exclude_links_from_lockfile: bool,
+    pub dedupe_peers: bool,
     pub peers_suffix_max_length: u64,
     /// The registry serving a package name (ending in `/`).
     pub registry_for: &'a dyn Fn(&str) -> String,
@@ -104,6 +105,7 @@ pub async fn resolve<M: Metadata>(
     importers.sort_by(|a, b| a.id.cmp(b.id));
     let peer_opts = peers::PeerOptions {
         peers_suffix_max_length: opts.peers_suffix_max_length as usize,
+        dedupe_peers: opts.dedupe_peers,
     };
     let mut walker = graph::Walker::new(
         metadata,
@@ -134,6 +136,7 @@ pub async fn resolve<M: Metadata>(
     let settings = LockfileSettings {
         auto_install_peers: Some(opts.auto_install_peers),
         exclude_links_from_lockfile: Some(opts.exclude_links_from_lockfile),
+        dedupe_peers: opts.dedupe_peers.then_some(true),
         peers_suffix_max_length: (opts.peers_suffix_max_length
             != pacquet_lockfile::DEFAULT_PEERS_SUFFIX_MAX_LENGTH)
             .then_some(opts.peers_suffix_max_length),

@@ -59,6 +59,9 @@ pub struct MissingPeer {
 #[derive(Debug, Clone, Copy)]
 pub struct PeerOptions {
     pub peers_suffix_max_length: usize,
+    /// `dedupePeers`: a peer is named `name@version` in a suffix, without
+    /// the peers of its own (docs/resolution.md §6).
+    pub dedupe_peers: bool,
 }
 
 /// A level of scope: the children of one package (or a project's direct
@@ -193,6 +196,7 @@ pub fn resolve_peers(graph: &Graph, opts: PeerOptions) -> PeerResolution {
         ),
         cyclic_names: cyclic_peer_names(&walker.instances),
         max_length: opts.peers_suffix_max_length,
+        dedupe_peers: opts.dedupe_peers,
     };
     let mut out = PeerResolution {
         unmet: walker.unmet,
@@ -429,6 +433,7 @@ struct Keys<'w> {
     /// Names in a cycle of the graph of package names to their peers'.
     cyclic_names: HashSet<String>,
     max_length: usize,
+    dedupe_peers: bool,
 }
 
 impl Keys<'_> {
@@ -453,7 +458,10 @@ impl Keys<'_> {
                 }
                 // Peers of each other, directly or through their names,
                 // are named without their own peers.
-                if self.cycle[*peer] == self.cycle[id] || self.cyclic_names.contains(name) {
+                if self.dedupe_peers
+                    || self.cycle[*peer] == self.cycle[id]
+                    || self.cyclic_names.contains(name)
+                {
                     self.instances[*peer].pkg.clone()
                 } else {
                     self.key(*peer)

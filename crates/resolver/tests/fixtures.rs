@@ -67,6 +67,7 @@ async fn resolved_lockfile(registry: &Registry, project: &str) -> String {
     let opts = ResolveOptions {
         auto_install_peers: setting(&dir, "autoInstallPeers").is_none_or(|v| v == "true"),
         exclude_links_from_lockfile: false,
+        dedupe_peers: false,
         peers_suffix_max_length: setting(&dir, "peersSuffixMaxLength")
             .map_or(1000, |v| v.parse().expect("number")),
         registry_for: &registry_for,
