@@ -183,6 +183,34 @@ fn dedupe_peers_resolves_like_pnpm() {
     assert!(lockfile.contains("pq-sh-plugin@1.0.0(pq-sh-keywords@1.0.0):"));
 }
 
+/// `file:` directories: a package with dependencies, a bin and a peer
+/// (under another alias), and a directory without a package.json, named
+/// after itself; in a workspace project, relative to that project.
+#[test]
+fn directory_dependencies_resolve_like_pnpm() {
+    let lockfile = resolves_like_pnpm("basic", &|project| {
+        let dir = project.join("vendor/tool");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("package.json"),
+            r#"{"name": "pq-tool", "version": "0.1.0", "bin": {"pq-tool": "cli.js"},
+               "dependencies": {"pq-dup": "^1.0.0"}, "peerDependencies": {"pq-plain": "^1.0.0"}}"#,
+        )
+        .unwrap();
+        std::fs::write(dir.join("cli.js"), "#!/usr/bin/env node\n").unwrap();
+        std::fs::create_dir_all(project.join("bare")).unwrap();
+        std::fs::write(project.join("bare/index.js"), "").unwrap();
+        with_dependency(project, "tool", "file:./vendor/tool");
+        with_dependency(project, "bare", "file:bare");
+    });
+    assert!(lockfile.contains("pq-tool@file:vendor/tool("), "{lockfile}");
+    assert!(lockfile.contains("resolution: {directory: bare, type: directory}"));
+
+    resolves_like_pnpm("workspace", &|project| {
+        with_dependency(&project.join("packages/app"), "local-dir", "file:../../local");
+    });
+}
+
 #[test]
 fn hashed_peer_suffixes_resolve_like_pnpm() {
     resolves_like_pnpm("peers-hashed", &unchanged);
@@ -388,10 +416,17 @@ fn what_resolution_cannot_do_is_refused() {
     prepare_project("basic", &project, &registry.url());
     std::fs::remove_file(project.join("pnpm-lock.yaml")).unwrap();
     let env = PnpmEnv::new(&tmp.path().join("env"), &registry.url());
-    with_dependency(&project, "local", "file:./local");
+    with_dependency(&project, "local", "file:./local.tgz");
     let out = pacquet(&env, &project, &["install"]);
     fails_with(&out, "ERR_PACQUET_RESOLUTION_NOT_SUPPORTED");
-    assert!(stderr(&out).contains("file:./local"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("file:./local.tgz"), "{}", stderr(&out));
+    assert!(!project.join("pnpm-lock.yaml").exists());
+
+    // A directory that is not there.
+    with_dependency(&project, "local", "file:./local");
+    let out = pacquet(&env, &project, &["install"]);
+    fails_with(&out, "ERR_PNPM_LINKED_PKG_DIR_NOT_FOUND");
+    assert!(stderr(&out).contains("as it does not exist"), "{}", stderr(&out));
     assert!(!project.join("pnpm-lock.yaml").exists());
 
     let path = project.join("package.json");

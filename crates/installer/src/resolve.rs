@@ -82,6 +82,23 @@ pub(crate) fn resolve_lockfile(
     let metadata = access.metadata();
     let eligible = |packument: &Packument, version: &Version| access.mature(packument, version);
     let registry_for = |name: &str| config.registry_for(name).to_string();
+    // A directory without a package.json is a package named after the
+    // directory, as pnpm 12.21 takes it (docs/resolution.md §13).
+    let read_directory = |path: &str| -> Result<serde_json::Value, String> {
+        let dir = config.workspace_root.join(path);
+        if !dir.is_dir() {
+            return Err(format!(
+                "Could not install from \"{}\" as it does not exist.",
+                dir.display()
+            ));
+        }
+        let file = dir.join("package.json");
+        match std::fs::read_to_string(&file) {
+            Ok(text) => serde_json::from_str(&text).map_err(|e| format!("{}: {e}", file.display())),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(serde_json::json!({})),
+            Err(e) => Err(format!("{}: {e}", file.display())),
+        }
+    };
     let opts = ResolveOptions {
         auto_install_peers: config.auto_install_peers,
         exclude_links_from_lockfile: config.exclude_links_from_lockfile,
@@ -98,6 +115,7 @@ pub(crate) fn resolve_lockfile(
         unlocked: &unlocked,
         overrides: &overrides,
         catalogs: &config.catalogs,
+        read_directory: Some(&read_directory),
     };
     let importers: Vec<ImporterInput<'_>> = projects
         .iter()

@@ -132,6 +132,19 @@ pub enum ResolveError {
         protocol: String,
     },
 
+    #[error("Failed to resolve {alias}@{spec}: {reason}")]
+    #[diagnostic(
+        code(ERR_PNPM_LINKED_PKG_DIR_NOT_FOUND),
+        help(
+            "A file: path is relative to the project that declares it; check that the directory exists and its package.json is valid JSON."
+        )
+    )]
+    DirectoryDependency {
+        alias: String,
+        spec: String,
+        reason: String,
+    },
+
     #[error("pacquet cannot resolve the specifier \"{spec}\" of {alias} (in {importer}) yet")]
     #[diagnostic(
         code(ERR_PACQUET_RESOLUTION_NOT_SUPPORTED),

@@ -242,7 +242,16 @@ pub struct Walker<'a, M> {
     overrides: Option<&'a Overrides>,
     /// What `catalog:` specifiers of the projects refer to.
     catalogs: Option<&'a Catalogs>,
+    /// Reads the `package.json` of a directory (a path from the workspace
+    /// root): what `file:` dependencies need.
+    read_directory: Option<ReadDirectory<'a>>,
+    /// The manifests of the `file:` directories met, by package id.
+    directories: HashMap<PkgId, VersionManifest>,
 }
+
+/// Reads a directory's `package.json`, given its path from the workspace
+/// root; the error says why it could not.
+pub type ReadDirectory<'a> = &'a dyn Fn(&str) -> Result<serde_json::Value, String>;
 
 impl<'a, M: Metadata> Walker<'a, M> {
     pub fn new(
@@ -264,7 +273,14 @@ impl<'a, M: Metadata> Walker<'a, M> {
             locked: HashMap::new(),
             overrides: None,
             catalogs: None,
+            read_directory: None,
+            directories: HashMap::new(),
         }
+    }
+
+    /// How `file:` directories are read; without it they are refused.
+    pub fn set_read_directory(&mut self, read: ReadDirectory<'a>) {
+        self.read_directory = Some(read);
     }
 
     /// Overrides the dependencies of every package picked (the projects'
@@ -304,6 +320,50 @@ impl<'a, M: Metadata> Walker<'a, M> {
                 Some((name, (p.id.to_owned(), p.manifest.version.clone())))
             })
             .collect();
+    }
+
+    /// The package a project's `file:<directory>` dependency is: its
+    /// manifest read, recorded as `name@file:<path from the workspace
+    /// root>` (docs/resolution.md §13). `None` for other specifiers.
+    fn directory_dependency(
+        &mut self,
+        importer: &str,
+        alias: &str,
+        specifier: &str,
+    ) -> Result<Option<PkgId>, ResolveError> {
+        let Some(path) = specifier.strip_prefix("file:") else {
+            return Ok(None);
+        };
+        let unsupported = || ResolveError::UnsupportedSpec {
+            alias: alias.to_owned(),
+            spec: specifier.to_owned(),
+            importer: importer.to_owned(),
+        };
+        if path.ends_with(".tgz") || path.ends_with(".tar.gz") || path.ends_with(".tar") {
+            return Err(unsupported());
+        }
+        let Some(read) = self.read_directory else {
+            return Err(unsupported());
+        };
+        let dir = if importer == "." { "" } else { importer };
+        let target = normalize(&join(dir, path));
+        let target = if target.is_empty() {
+            ".".to_owned()
+        } else {
+            target
+        };
+        let json = read(&target).map_err(|reason| ResolveError::DirectoryDependency {
+            alias: alias.to_owned(),
+            spec: specifier.to_owned(),
+            reason,
+        })?;
+        let mut manifest = VersionManifest::from_value(&json);
+        if manifest.name.is_empty() {
+            manifest.name = target.rsplit('/').next().unwrap_or(alias).to_owned();
+        }
+        let id = format!("{}@file:{target}", manifest.name);
+        self.directories.insert(id.clone(), manifest);
+        Ok(Some(id))
     }
 
     /// The workspace directory `specifier` of `alias` links to, if it is a
@@ -380,10 +440,13 @@ impl<'a, M: Metadata> Walker<'a, M> {
                 });
                 continue;
             }
-            let spec = registry_spec(alias, wanted, importer.id)?;
+            let want = match self.directory_dependency(importer.id, alias, wanted)? {
+                Some(id) => Want::Resolved(id),
+                None => Want::Spec(registry_spec(alias, wanted, importer.id)?),
+            };
             level.push(Request {
                 alias: alias.to_owned(),
-                want: Want::Spec(spec),
+                want,
                 optional: group == Group::Optional,
                 parent: Parent::Importer {
                     group,
@@ -686,19 +749,27 @@ impl<'a, M: Metadata> Walker<'a, M> {
         path: &Rc<PathNode>,
     ) -> Result<Vec<Request>, ResolveError> {
         let name = id_name(id);
-        let packument = &self.graph.packuments[name];
-        let version = Version::parse(id_version(id)).expect("picked versions parse");
-        let raw = packument
-            .version_json(&version)
-            .expect("picked versions exist");
-        let mut manifest =
-            VersionManifest::parse(raw).map_err(|e| ResolveError::InvalidMetadata {
-                name: name.to_owned(),
-                url: name.to_owned(),
-                reason: e.to_string(),
-            })?;
-        manifest.name = name.to_owned();
-        manifest.version = version.to_string();
+        let directory = self.directories.get(id).cloned();
+        let is_directory = directory.is_some();
+        let mut manifest = match directory {
+            Some(manifest) => manifest,
+            None => {
+                let packument = &self.graph.packuments[name];
+                let version = Version::parse(id_version(id)).expect("picked versions parse");
+                let raw = packument
+                    .version_json(&version)
+                    .expect("picked versions exist");
+                let mut manifest =
+                    VersionManifest::parse(raw).map_err(|e| ResolveError::InvalidMetadata {
+                        name: name.to_owned(),
+                        url: name.to_owned(),
+                        reason: e.to_string(),
+                    })?;
+                manifest.name = name.to_owned();
+                manifest.version = version.to_string();
+                manifest
+            }
+        };
         if let Some(extensions) = self.extensions {
             extensions.apply(&mut manifest);
         }
@@ -717,10 +788,10 @@ impl<'a, M: Metadata> Walker<'a, M> {
                 &mut manifest.dependencies,
             );
         }
-        if manifest.integrity.is_none() && manifest.tarball.is_none() {
+        if !is_directory && manifest.integrity.is_none() && manifest.tarball.is_none() {
             return Err(ResolveError::NoDist {
                 name: name.to_owned(),
-                version: version.to_string(),
+                version: manifest.version.clone(),
             });
         }
         let visible = self.visible_names(index, path);

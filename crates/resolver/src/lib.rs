@@ -53,6 +53,8 @@ pub struct ResolveOptions<'a> {
     pub overrides: &'a indexmap::IndexMap<String, String>,
     /// What `catalog:` specifiers refer to.
     pub catalogs: &'a catalog::Catalogs,
+    /// Reads a `file:` directory's manifest; `None` refuses them.
+    pub read_directory: Option<graph::ReadDirectory<'a>>,
 }
 
 /// A resolved lockfile and what pnpm would warn about on the way.
@@ -118,6 +120,9 @@ pub async fn resolve<M: Metadata>(
     let overrides = pacquet_lockfile::Overrides::new(opts.overrides);
     walker.set_overrides(&overrides);
     walker.set_catalogs(opts.catalogs);
+    if let Some(read) = opts.read_directory {
+        walker.set_read_directory(read);
+    }
     if let Some(previous) = opts.previous {
         walker.keep_locked(previous, opts.unlocked);
     }

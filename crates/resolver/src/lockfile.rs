@@ -75,7 +75,7 @@ pub fn build_lockfile(graph: &Graph, peers: &PeerResolution, opts: &LockfileOpti
         };
         packages
             .entry(DepPath::parse(&node.pkg))
-            .or_insert_with(|| package_info(package, opts));
+            .or_insert_with(|| package_info(&node.pkg, package, opts));
         let refs = |m: &BTreeMap<String, String>| {
             (!m.is_empty()).then(|| m.iter().map(|(a, k)| (a.clone(), dep_ref(a, k))).collect())
         };
@@ -142,8 +142,9 @@ fn optional_snapshots<'p>(graph: &Graph, peers: &'p PeerResolution) -> HashSet<&
     all.difference(&required).copied().collect()
 }
 
-fn package_info(package: &Package, opts: &LockfileOptions) -> PackageInfo {
+fn package_info(id: &str, package: &Package, opts: &LockfileOptions) -> PackageInfo {
     let manifest = &package.manifest;
+    let directory = crate::graph::id_version(id).strip_prefix("file:");
     let integrity = manifest
         .integrity
         .clone()
@@ -154,6 +155,9 @@ fn package_info(package: &Package, opts: &LockfileOptions) -> PackageInfo {
         &manifest.version,
     );
     let resolution = match (&manifest.tarball, integrity) {
+        _ if directory.is_some() => Resolution::Directory {
+            directory: directory.unwrap_or_default().to_owned(),
+        },
         (Some(tarball), integrity) if !same_url(tarball, &default_url) => Resolution::Tarball {
             tarball: tarball.clone(),
             integrity,

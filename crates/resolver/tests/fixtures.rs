@@ -78,6 +78,7 @@ async fn resolved_lockfile(registry: &Registry, project: &str) -> String {
         unlocked: &[],
         overrides: &Default::default(),
         catalogs: &Default::default(),
+        read_directory: None,
     };
     let importers: Vec<ImporterInput<'_>> = projects
         .iter()
