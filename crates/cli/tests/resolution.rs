@@ -207,8 +207,32 @@ fn directory_dependencies_resolve_like_pnpm() {
     assert!(lockfile.contains("resolution: {directory: bare, type: directory}"));
 
     resolves_like_pnpm("workspace", &|project| {
-        with_dependency(&project.join("packages/app"), "local-dir", "file:../../local");
+        with_dependency(
+            &project.join("packages/app"),
+            "local-dir",
+            "file:../../local",
+        );
     });
+}
+
+/// `ignoredOptionalDependencies`: the named optional dependencies (globs)
+/// are left out of the projects' and the packages' manifests, and the list
+/// is recorded.
+#[test]
+fn ignored_optional_dependencies_resolve_like_pnpm() {
+    let lockfile = resolves_like_pnpm("optional-platform", &|project| {
+        let workspace = project.join("pnpm-workspace.yaml");
+        let text = std::fs::read_to_string(&workspace).unwrap_or_default();
+        std::fs::write(
+            &workspace,
+            format!(
+                "{text}\nignoredOptionalDependencies:\n  - pq-zz-none\n  - '@pq/native-linux-*'\n  - '@pq/native-darwin-arm64'\n"
+            ),
+        )
+        .unwrap();
+    });
+    assert!(lockfile.contains("ignoredOptionalDependencies:"));
+    assert!(!lockfile.contains("native-linux-x64-gnu@"));
 }
 
 #[test]
@@ -419,14 +443,22 @@ fn what_resolution_cannot_do_is_refused() {
     with_dependency(&project, "local", "file:./local.tgz");
     let out = pacquet(&env, &project, &["install"]);
     fails_with(&out, "ERR_PACQUET_RESOLUTION_NOT_SUPPORTED");
-    assert!(stderr(&out).contains("file:./local.tgz"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("file:./local.tgz"),
+        "{}",
+        stderr(&out)
+    );
     assert!(!project.join("pnpm-lock.yaml").exists());
 
     // A directory that is not there.
     with_dependency(&project, "local", "file:./local");
     let out = pacquet(&env, &project, &["install"]);
     fails_with(&out, "ERR_PNPM_LINKED_PKG_DIR_NOT_FOUND");
-    assert!(stderr(&out).contains("as it does not exist"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("as it does not exist"),
+        "{}",
+        stderr(&out)
+    );
     assert!(!project.join("pnpm-lock.yaml").exists());
 
     let path = project.join("package.json");

@@ -17,6 +17,7 @@ use crate::reporter::{Event, Reporter};
 use crate::{InstallError, settings};
 use pacquet_lockfile::{
     ProjectManifest, apply_overrides, resolve_override_catalogs, resolve_override_references,
+    without_ignored_optionals,
 };
 
 /// The settings' routing and credentials, as resolution asks for them.
@@ -70,6 +71,7 @@ pub(crate) fn resolve_lockfile(
     let manifests: Vec<ProjectManifest> = projects
         .iter()
         .map(|p| apply_overrides(&p.manifest, &rebase_local_overrides(&overrides, &p.id)))
+        .map(|m| without_ignored_optionals(&m, &config.ignored_optional_dependencies))
         .collect();
     // A lockfile that does not parse is resolved from scratch; so is
     // everything, for `update` without names.
@@ -116,6 +118,7 @@ pub(crate) fn resolve_lockfile(
         overrides: &overrides,
         catalogs: &config.catalogs,
         read_directory: Some(&read_directory),
+        ignored_optional_dependencies: &config.ignored_optional_dependencies,
     };
     let importers: Vec<ImporterInput<'_>> = projects
         .iter()
@@ -277,10 +280,6 @@ fn refuse_unsupported(
         (
             config.prefer_workspace_packages,
             "preferWorkspacePackages: true (when resolving)",
-        ),
-        (
-            !config.ignored_optional_dependencies.is_empty(),
-            "ignoredOptionalDependencies (when resolving)",
         ),
         (
             config.resolution_mode != "highest",

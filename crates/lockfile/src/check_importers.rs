@@ -54,7 +54,12 @@ pub fn check_importers(
     Ok(())
 }
 
-fn without_ignored_optionals(manifest: &ProjectManifest, patterns: &[String]) -> ProjectManifest {
+/// `manifest` without the optional dependencies `ignoredOptionalDependencies`
+/// names (`*` globs), which pnpm drops from `dependencies` too.
+pub fn without_ignored_optionals(
+    manifest: &ProjectManifest,
+    patterns: &[String],
+) -> ProjectManifest {
     let mut m = manifest.clone();
     if patterns.is_empty() {
         return m;
@@ -73,7 +78,7 @@ fn without_ignored_optionals(manifest: &ProjectManifest, patterns: &[String]) ->
 }
 
 /// `*` matches any run of characters; everything else is literal.
-pub(crate) fn glob_match(pattern: &str, name: &str) -> bool {
+pub fn glob_match(pattern: &str, name: &str) -> bool {
     let Some((head, rest)) = pattern.split_once('*') else {
         return pattern == name;
     };

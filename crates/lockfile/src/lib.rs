@@ -25,7 +25,9 @@ mod snapshot_refs;
 mod tarball_url;
 mod write;
 
-pub use check_importers::{ImporterCheckOptions, check_importers};
+pub use check_importers::{
+    ImporterCheckOptions, check_importers, glob_match, without_ignored_optionals,
+};
 pub use check_patches::check_patch_hashes;
 pub use check_settings::{
     DEFAULT_PEERS_SUFFIX_MAX_LENGTH, ExpectedSettings, check_settings, patch_hashes,

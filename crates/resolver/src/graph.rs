@@ -247,6 +247,8 @@ pub struct Walker<'a, M> {
     read_directory: Option<ReadDirectory<'a>>,
     /// The manifests of the `file:` directories met, by package id.
     directories: HashMap<PkgId, VersionManifest>,
+    /// `ignoredOptionalDependencies` patterns.
+    ignored_optionals: &'a [String],
 }
 
 /// Reads a directory's `package.json`, given its path from the workspace
@@ -275,7 +277,13 @@ impl<'a, M: Metadata> Walker<'a, M> {
             catalogs: None,
             read_directory: None,
             directories: HashMap::new(),
+            ignored_optionals: &[],
         }
+    }
+
+    /// Optional dependencies left out of every manifest picked.
+    pub fn set_ignored_optionals(&mut self, patterns: &'a [String]) {
+        self.ignored_optionals = patterns;
     }
 
     /// How `file:` directories are read; without it they are refused.
@@ -787,6 +795,23 @@ impl<'a, M: Metadata> Walker<'a, M> {
                 &mut manifest.peer_dependencies,
                 &mut manifest.dependencies,
             );
+        }
+        // After the overrides, as pnpm's manifest hooks run.
+        if !self.ignored_optionals.is_empty() {
+            let ignored: Vec<String> = manifest
+                .optional_dependencies
+                .keys()
+                .filter(|dep| {
+                    self.ignored_optionals
+                        .iter()
+                        .any(|p| pacquet_lockfile::glob_match(p, dep))
+                })
+                .cloned()
+                .collect();
+            for dep in ignored {
+                manifest.optional_dependencies.shift_remove(&dep);
+                manifest.dependencies.shift_remove(&dep);
+            }
         }
         if !is_directory && manifest.integrity.is_none() && manifest.tarball.is_none() {
             return Err(ResolveError::NoDist {

@@ -53,6 +53,9 @@ pub struct ResolveOptions<'a> {
     pub overrides: &'a indexmap::IndexMap<String, String>,
     /// What `catalog:` specifiers refer to.
     pub catalogs: &'a catalog::Catalogs,
+    /// `ignoredOptionalDependencies`: optional dependencies of published
+    /// manifests (`*` globs) left out; the projects' come without them.
+    pub ignored_optional_dependencies: &'a [String],
     /// Reads a `file:` directory's manifest; `None` refuses them.
     pub read_directory: Option<graph::ReadDirectory<'a>>,
 }
@@ -120,6 +123,7 @@ pub async fn resolve<M: Metadata>(
     let overrides = pacquet_lockfile::Overrides::new(opts.overrides);
     walker.set_overrides(&overrides);
     walker.set_catalogs(opts.catalogs);
+    walker.set_ignored_optionals(opts.ignored_optional_dependencies);
     if let Some(read) = opts.read_directory {
         walker.set_read_directory(read);
     }
@@ -147,7 +151,7 @@ pub async fn resolve<M: Metadata>(
             .then_some(opts.peers_suffix_max_length),
         ..LockfileSettings::default()
     };
-    let lockfile = lockfile::build_lockfile(
+    let mut lockfile = lockfile::build_lockfile(
         &graph,
         &resolution,
         &lockfile::LockfileOptions {
@@ -156,6 +160,10 @@ pub async fn resolve<M: Metadata>(
             overrides: opts.overrides,
         },
     );
+    // In the order of the settings, as pnpm 12.21 writes them.
+    if !opts.ignored_optional_dependencies.is_empty() {
+        lockfile.ignored_optional_dependencies = Some(opts.ignored_optional_dependencies.to_vec());
+    }
     Ok(Resolved {
         lockfile,
         peer_issues,

@@ -79,6 +79,7 @@ async fn resolved_lockfile(registry: &Registry, project: &str) -> String {
         overrides: &Default::default(),
         catalogs: &Default::default(),
         read_directory: None,
+        ignored_optional_dependencies: &[],
     };
     let importers: Vec<ImporterInput<'_>> = projects
         .iter()
