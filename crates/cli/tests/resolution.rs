@@ -235,6 +235,53 @@ fn ignored_optional_dependencies_resolve_like_pnpm() {
     assert!(!lockfile.contains("native-linux-x64-gnu@"));
 }
 
+/// Injected workspace projects (`dependenciesMeta.injected`,
+/// `injectWorkspacePackages`): installed like `file:` directories, their
+/// peers bound where they are used, and linked instead when
+/// `dedupeInjectedDeps` (the default) finds nothing would differ.
+#[test]
+fn injected_projects_resolve_like_pnpm() {
+    let prepare = |project: &Path, dedupe: bool, inject_all: bool| {
+        let workspace = project.join("pnpm-workspace.yaml");
+        let text = std::fs::read_to_string(&workspace).unwrap();
+        let text = text[..text.find("packageExtensions:").unwrap()].to_owned();
+        let text = text.replace(
+            "dedupeInjectedDeps: false\n",
+            if dedupe {
+                ""
+            } else {
+                "dedupeInjectedDeps: false\n"
+            },
+        );
+        let text = if inject_all {
+            format!("{text}injectWorkspacePackages: true\n")
+        } else {
+            text
+        };
+        std::fs::write(&workspace, text).unwrap();
+    };
+    for (dedupe, inject_all) in [(false, false), (true, false), (true, true)] {
+        resolves_like_pnpm("injected", &|project| prepare(project, dedupe, inject_all));
+    }
+    // A project with a peer and a dependency of its own, injected where
+    // the peer has another version than its own devDependency.
+    for dedupe in [true, false] {
+        let lockfile = resolves_like_pnpm("injected", &|project| {
+            prepare(project, dedupe, false);
+            let b = project.join("packages/b/package.json");
+            std::fs::write(
+                &b,
+                r#"{"name": "@pq-inj/b", "version": "1.0.0", "bin": {"b-bin": "b.js"},
+                   "dependencies": {"pq-dup": "^1.0.0"}, "peerDependencies": {"pq-plain": "^1.0.0"},
+                   "devDependencies": {"pq-plain": "1.1.0"}}"#,
+            )
+            .unwrap();
+            with_dependency(&project.join("packages/c"), "pq-plain", "1.0.0");
+        });
+        assert!(lockfile.contains("'@pq-inj/b@file:packages/b(pq-plain@1.0.0)':"));
+    }
+}
+
 #[test]
 fn hashed_peer_suffixes_resolve_like_pnpm() {
     resolves_like_pnpm("peers-hashed", &unchanged);

@@ -12,7 +12,7 @@ use pacquet_resolver::{ImporterInput, RegistryMetadata, ResolveOptions};
 use pacquet_tarball::Fetcher;
 use pacquet_verification::Policy;
 
-use crate::gates::{LOCKFILE_NAME, Project, read_projects, rebase_local_overrides};
+use crate::gates::{LOCKFILE_NAME, read_projects, rebase_local_overrides};
 use crate::reporter::{Event, Reporter};
 use crate::{InstallError, settings};
 use pacquet_lockfile::{
@@ -57,7 +57,7 @@ pub(crate) fn resolve_lockfile(
     } else {
         read_projects(config)?
     };
-    refuse_unsupported(config, &projects, filtered)?;
+    refuse_unsupported(config, filtered)?;
     let root_manifest = projects
         .iter()
         .find(|p| p.id == ".")
@@ -119,6 +119,8 @@ pub(crate) fn resolve_lockfile(
         catalogs: &config.catalogs,
         read_directory: Some(&read_directory),
         ignored_optional_dependencies: &config.ignored_optional_dependencies,
+        inject_workspace_packages: config.inject_workspace_packages,
+        dedupe_injected_deps: config.dedupe_injected_deps,
     };
     let importers: Vec<ImporterInput<'_>> = projects
         .iter()
@@ -236,24 +238,9 @@ fn mature(policy: &Policy, packument: &Packument, version: &str) -> bool {
 }
 
 /// Settings and projects resolution would not honour.
-fn refuse_unsupported(
-    config: &Config,
-    projects: &[Project],
-    filtered: bool,
-) -> Result<(), InstallError> {
-    let injected = projects.iter().any(|p| {
-        p.manifest
-            .dependencies_meta
-            .as_ref()
-            .and_then(|m| m.as_object())
-            .is_some_and(|m| m.values().any(|v| v.get("injected").is_some()))
-    });
+fn refuse_unsupported(config: &Config, filtered: bool) -> Result<(), InstallError> {
     let refused = [
         (filtered, "--filter (when resolving)"),
-        (
-            config.inject_workspace_packages || injected,
-            "injected workspace packages (when resolving)",
-        ),
         (
             config
                 .package_extensions

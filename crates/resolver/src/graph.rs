@@ -139,7 +139,7 @@ fn rank(index: usize, path: &PathNode) -> Rank {
 impl Graph {
     /// Drops the packages no project reaches any more: the subtrees an
     /// occurrence resolved before a higher-ranked one took its package over.
-    fn prune(&mut self) {
+    pub(crate) fn prune(&mut self) {
         let mut reached: HashSet<&str> = HashSet::new();
         let mut stack: Vec<&str> = self
             .importers
@@ -249,6 +249,8 @@ pub struct Walker<'a, M> {
     directories: HashMap<PkgId, VersionManifest>,
     /// `ignoredOptionalDependencies` patterns.
     ignored_optionals: &'a [String],
+    /// `injectWorkspacePackages`: every `workspace:` dependency injected.
+    inject_workspace_packages: bool,
 }
 
 /// Reads a directory's `package.json`, given its path from the workspace
@@ -278,7 +280,13 @@ impl<'a, M: Metadata> Walker<'a, M> {
             read_directory: None,
             directories: HashMap::new(),
             ignored_optionals: &[],
+            inject_workspace_packages: false,
         }
+    }
+
+    /// `injectWorkspacePackages`.
+    pub fn set_inject_workspace_packages(&mut self, inject: bool) {
+        self.inject_workspace_packages = inject;
     }
 
     /// Optional dependencies left out of every manifest picked.
@@ -350,9 +358,9 @@ impl<'a, M: Metadata> Walker<'a, M> {
         if path.ends_with(".tgz") || path.ends_with(".tar.gz") || path.ends_with(".tar") {
             return Err(unsupported());
         }
-        let Some(read) = self.read_directory else {
+        if self.read_directory.is_none() {
             return Err(unsupported());
-        };
+        }
         let dir = if importer == "." { "" } else { importer };
         let target = normalize(&join(dir, path));
         let target = if target.is_empty() {
@@ -360,7 +368,37 @@ impl<'a, M: Metadata> Walker<'a, M> {
         } else {
             target
         };
-        let json = read(&target).map_err(|reason| ResolveError::DirectoryDependency {
+        self.directory_package(alias, specifier, &target).map(Some)
+    }
+
+    /// Whether a project's `workspace:` dependency on `alias` is injected.
+    fn injected(&self, manifest: &ProjectManifest, alias: &str) -> bool {
+        self.inject_workspace_packages
+            || manifest
+                .dependencies_meta
+                .as_ref()
+                .and_then(|meta| meta.get(alias))
+                .and_then(|meta| meta.get("injected"))
+                .and_then(serde_json::Value::as_bool)
+                .unwrap_or(false)
+    }
+
+    /// The package the directory `target` (from the workspace root) is:
+    /// `name@file:<target>`, its manifest read.
+    fn directory_package(
+        &mut self,
+        alias: &str,
+        specifier: &str,
+        target: &str,
+    ) -> Result<PkgId, ResolveError> {
+        let Some(read) = self.read_directory else {
+            return Err(ResolveError::UnsupportedSpec {
+                alias: alias.to_owned(),
+                spec: specifier.to_owned(),
+                importer: target.to_owned(),
+            });
+        };
+        let json = read(target).map_err(|reason| ResolveError::DirectoryDependency {
             alias: alias.to_owned(),
             spec: specifier.to_owned(),
             reason,
@@ -371,7 +409,7 @@ impl<'a, M: Metadata> Walker<'a, M> {
         }
         let id = format!("{}@file:{target}", manifest.name);
         self.directories.insert(id.clone(), manifest);
-        Ok(Some(id))
+        Ok(id)
     }
 
     /// The workspace directory `specifier` of `alias` links to, if it is a
@@ -438,7 +476,19 @@ impl<'a, M: Metadata> Walker<'a, M> {
         {
             let catalog = catalog::lookup(self.catalogs.unwrap_or(&no_catalogs), alias, specifier)?;
             let wanted = catalog.as_ref().map_or(specifier, |c| c.specifier.as_str());
-            if let Some(target) = self.local_target(importer.id, alias, wanted)? {
+            let local = self.local_target(importer.id, alias, wanted)?;
+            // An injected project is installed like a `file:` directory
+            // (docs/resolution.md §15).
+            let injected = match &local {
+                Some(target)
+                    if wanted.starts_with("workspace:")
+                        && self.injected(importer.manifest, alias) =>
+                {
+                    Some(self.directory_package(alias, wanted, target)?)
+                }
+                _ => None,
+            };
+            if let (Some(target), None) = (local, &injected) {
                 self.graph.importers[index].deps.push(Direct {
                     alias: alias.to_owned(),
                     specifier: specifier.to_owned(),
@@ -448,7 +498,11 @@ impl<'a, M: Metadata> Walker<'a, M> {
                 });
                 continue;
             }
-            let want = match self.directory_dependency(importer.id, alias, wanted)? {
+            let directory = match injected {
+                Some(id) => Some(id),
+                None => self.directory_dependency(importer.id, alias, wanted)?,
+            };
+            let want = match directory {
                 Some(id) => Want::Resolved(id),
                 None => Want::Spec(registry_spec(alias, wanted, importer.id)?),
             };
@@ -823,11 +877,27 @@ impl<'a, M: Metadata> Walker<'a, M> {
         let shadowed = shadowed_names(&manifest, self.auto_install_peers, &visible);
         let (edges, peers) = package_edges(&manifest, &shadowed);
         let mut requests = Vec::new();
-        for (alias, specifier, optional) in edges {
-            let spec = registry_spec(alias, specifier, id)?;
+        let edges: Vec<(String, String, bool)> = edges
+            .into_iter()
+            .map(|(a, s, o)| (a.to_owned(), s.to_owned(), o))
+            .collect();
+        for (alias, specifier, optional) in &edges {
+            let (alias, specifier, optional) = (alias.as_str(), specifier.as_str(), *optional);
+            // With injectWorkspacePackages, an injected project's own
+            // `workspace:` dependencies are injected too.
+            let want = match self.local_target(id, alias, specifier)? {
+                Some(target)
+                    if is_directory
+                        && self.inject_workspace_packages
+                        && specifier.starts_with("workspace:") =>
+                {
+                    Want::Resolved(self.directory_package(alias, specifier, &target)?)
+                }
+                _ => Want::Spec(registry_spec(alias, specifier, id)?),
+            };
             requests.push(Request {
                 alias: alias.to_owned(),
-                want: Want::Spec(spec),
+                want,
                 optional,
                 parent: Parent::Package(id.to_owned()),
                 path: Rc::clone(path),

@@ -14,6 +14,7 @@ pub mod catalog;
 mod error;
 pub mod extensions;
 pub mod graph;
+mod injected;
 pub mod lockfile;
 pub mod packument;
 pub mod peers;
@@ -56,6 +57,10 @@ pub struct ResolveOptions<'a> {
     /// `ignoredOptionalDependencies`: optional dependencies of published
     /// manifests (`*` globs) left out; the projects' come without them.
     pub ignored_optional_dependencies: &'a [String],
+    /// `injectWorkspacePackages`: every `workspace:` dependency is injected.
+    pub inject_workspace_packages: bool,
+    /// `dedupeInjectedDeps`: injected projects that could be links are.
+    pub dedupe_injected_deps: bool,
     /// Reads a `file:` directory's manifest; `None` refuses them.
     pub read_directory: Option<graph::ReadDirectory<'a>>,
 }
@@ -124,6 +129,7 @@ pub async fn resolve<M: Metadata>(
     walker.set_overrides(&overrides);
     walker.set_catalogs(opts.catalogs);
     walker.set_ignored_optionals(opts.ignored_optional_dependencies);
+    walker.set_inject_workspace_packages(opts.inject_workspace_packages);
     if let Some(read) = opts.read_directory {
         walker.set_read_directory(read);
     }
@@ -139,13 +145,17 @@ pub async fn resolve<M: Metadata>(
                     .await?;
         }
     }
-    let graph = walker.graph;
-    let resolution = peers::resolve_peers(&graph, peer_opts);
+    let mut graph = walker.graph;
+    let mut resolution = peers::resolve_peers(&graph, peer_opts);
+    if opts.dedupe_injected_deps && injected::dedupe(&mut graph, &resolution) {
+        resolution = peers::resolve_peers(&graph, peer_opts);
+    }
     peer_issues |= resolution.missing.iter().flatten().any(|m| !m.optional) || resolution.unmet;
     let settings = LockfileSettings {
         auto_install_peers: Some(opts.auto_install_peers),
         exclude_links_from_lockfile: Some(opts.exclude_links_from_lockfile),
         dedupe_peers: opts.dedupe_peers.then_some(true),
+        inject_workspace_packages: opts.inject_workspace_packages.then_some(true),
         peers_suffix_max_length: (opts.peers_suffix_max_length
             != pacquet_lockfile::DEFAULT_PEERS_SUFFIX_MAX_LENGTH)
             .then_some(opts.peers_suffix_max_length),

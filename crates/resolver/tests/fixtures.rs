@@ -80,6 +80,8 @@ async fn resolved_lockfile(registry: &Registry, project: &str) -> String {
         catalogs: &Default::default(),
         read_directory: None,
         ignored_optional_dependencies: &[],
+        inject_workspace_packages: false,
+        dedupe_injected_deps: true,
     };
     let importers: Vec<ImporterInput<'_>> = projects
         .iter()
