@@ -238,13 +238,14 @@ fn ignored_optional_dependencies_resolve_like_pnpm() {
 /// Injected workspace projects (`dependenciesMeta.injected`,
 /// `injectWorkspacePackages`): installed like `file:` directories, their
 /// peers bound where they are used, and linked instead when
-/// `dedupeInjectedDeps` (the default) finds nothing would differ.
+/// `dedupeInjectedDeps` (the default) finds nothing would differ. The
+/// fixture's `packageExtensions` (a dependency added to `pq-plain`) are
+/// applied and their checksum recorded.
 #[test]
 fn injected_projects_resolve_like_pnpm() {
     let prepare = |project: &Path, dedupe: bool, inject_all: bool| {
         let workspace = project.join("pnpm-workspace.yaml");
         let text = std::fs::read_to_string(&workspace).unwrap();
-        let text = text[..text.find("packageExtensions:").unwrap()].to_owned();
         let text = text.replace(
             "dedupeInjectedDeps: false\n",
             if dedupe {
@@ -280,6 +281,29 @@ fn injected_projects_resolve_like_pnpm() {
         });
         assert!(lockfile.contains("'@pq-inj/b@file:packages/b(pq-plain@1.0.0)':"));
     }
+}
+
+/// `packageExtensions`: a ranged selector adding a dependency, another
+/// adding an optional peer; applied after the built-in set, the checksum
+/// recorded.
+#[test]
+fn package_extensions_resolve_like_pnpm() {
+    let lockfile = resolves_like_pnpm("basic", &|project| {
+        with_dependency(project, "pq-dup", "1.0.0");
+        let workspace = project.join("pnpm-workspace.yaml");
+        let text = std::fs::read_to_string(&workspace).unwrap_or_default();
+        std::fs::write(
+            &workspace,
+            format!(
+                "{text}\npackageExtensions:\n  pq-dup@1:\n    dependencies:\n      pq-deep-3: 1.0.0\n  \
+                 pq-bin-string:\n    peerDependencies:\n      pq-plain: ^1.0.0\n    \
+                 peerDependenciesMeta:\n      pq-plain:\n        optional: true\n"
+            ),
+        )
+        .unwrap();
+    });
+    assert!(lockfile.contains("packageExtensionsChecksum: sha256-"));
+    assert!(lockfile.contains("pq-dup@1.0.0:\n    dependencies:\n      pq-deep-3: 1.0.0"));
 }
 
 #[test]
@@ -517,20 +541,10 @@ fn what_resolution_cannot_do_is_refused() {
     .unwrap();
     let workspace = project.join("pnpm-workspace.yaml");
     let text = std::fs::read_to_string(&workspace).unwrap_or_default();
-    std::fs::write(
-        &workspace,
-        format!(
-            "{text}\npackageExtensions:\n  pq-plain:\n    dependencies:\n      pq-dup: 1.0.0\n"
-        ),
-    )
-    .unwrap();
+    std::fs::write(&workspace, format!("{text}\nresolutionMode: time-based\n")).unwrap();
     let out = pacquet(&env, &project, &["install"]);
     fails_with(&out, "ERR_PACQUET_UNSUPPORTED_SETTING");
-    assert!(
-        stderr(&out).contains("packageExtensions"),
-        "{}",
-        stderr(&out)
-    );
+    assert!(stderr(&out).contains("resolutionMode"), "{}", stderr(&out));
     assert!(!project.join("pnpm-lock.yaml").exists());
 
     // Peer settings resolution does not follow yet.

@@ -84,6 +84,16 @@ pub(crate) fn resolve_lockfile(
     let metadata = access.metadata();
     let eligible = |packument: &Packument, version: &Version| access.mature(packument, version);
     let registry_for = |name: &str| config.registry_for(name).to_string();
+    let user_extensions = match &config.package_extensions {
+        Some(setting) if pacquet_lockfile::object_checksum(setting).is_some() => Some(
+            pacquet_resolver::extensions::Extensions::with_setting(
+                !config.ignore_compatibility_db,
+                setting,
+            )
+            .map_err(InstallError::Resolve)?,
+        ),
+        _ => None,
+    };
     // A directory without a package.json is a package named after the
     // directory, as pnpm 12.21 takes it (docs/resolution.md §13).
     let read_directory = |path: &str| -> Result<serde_json::Value, String> {
@@ -111,8 +121,15 @@ pub(crate) fn resolve_lockfile(
         // Without `minimumReleaseAgeStrict`, a range only young versions
         // satisfy is picked as if there were no age limit.
         age_fallback: !config.minimum_release_age_strict.unwrap_or(false),
-        extensions: (!config.ignore_compatibility_db)
-            .then(pacquet_resolver::extensions::Extensions::builtin),
+        extensions: match &user_extensions {
+            Some(extensions) => Some(extensions),
+            None => (!config.ignore_compatibility_db)
+                .then(pacquet_resolver::extensions::Extensions::builtin),
+        },
+        package_extensions_checksum: config
+            .package_extensions
+            .as_ref()
+            .and_then(pacquet_lockfile::object_checksum),
         previous: previous.as_ref(),
         unlocked: &unlocked,
         overrides: &overrides,
@@ -241,13 +258,6 @@ fn mature(policy: &Policy, packument: &Packument, version: &str) -> bool {
 fn refuse_unsupported(config: &Config, filtered: bool) -> Result<(), InstallError> {
     let refused = [
         (filtered, "--filter (when resolving)"),
-        (
-            config
-                .package_extensions
-                .as_ref()
-                .is_some_and(|v| !v.is_null()),
-            "packageExtensions (when resolving)",
-        ),
         (
             !config.patched_dependencies.is_empty(),
             "patchedDependencies (when resolving)",

@@ -16,6 +16,7 @@ mod fast;
 mod git_spec;
 mod manifest;
 mod model;
+mod object_hash;
 mod overrides;
 mod patch_selectors;
 mod platform;
@@ -37,6 +38,7 @@ pub use dep_path::{DepPath, DepRef};
 pub use error::LockfileError;
 pub use manifest::{ProjectEngines, ProjectManifest};
 pub use model::*;
+pub use object_hash::object_checksum;
 pub use overrides::{
     Overrides, apply_overrides, resolve_override_catalogs, resolve_override_references,
 };

@@ -145,6 +145,15 @@ pub enum ResolveError {
         reason: String,
     },
 
+    #[error("packageExtensions is not a map of selectors to extensions: {reason}")]
+    #[diagnostic(
+        code(ERR_PACQUET_INVALID_PACKAGE_EXTENSIONS),
+        help(
+            "Each key is `name` or `name@range`; each value may have dependencies, optionalDependencies, peerDependencies (maps of name to range) and peerDependenciesMeta."
+        )
+    )]
+    InvalidPackageExtensions { reason: String },
+
     #[error("pacquet cannot resolve the specifier \"{spec}\" of {alias} (in {importer}) yet")]
     #[diagnostic(
         code(ERR_PACQUET_RESOLUTION_NOT_SUPPORTED),

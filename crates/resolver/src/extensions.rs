@@ -10,6 +10,7 @@ use nodejs_semver::{Range, Version};
 use serde::Deserialize;
 use serde_json::Value;
 
+use crate::ResolveError;
 use crate::packument::VersionManifest;
 
 /// What an extension adds to a manifest.
@@ -28,7 +29,7 @@ pub struct Extension {
 
 /// Extensions grouped by package name, each with its version range
 /// (`None`: every version).
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct Extensions {
     by_name: HashMap<String, Vec<(Option<Range>, Extension)>>,
 }
@@ -52,6 +53,25 @@ impl Extensions {
     /// The set pnpm 12.21 applies by default.
     pub fn builtin() -> &'static Extensions {
         &BUILTIN
+    }
+
+    /// The `packageExtensions` setting (selector → extension) after the
+    /// built-in set when `builtin`: an earlier entry's fields win, as
+    /// pnpm merges them.
+    pub fn with_setting(builtin: bool, setting: &Value) -> Result<Extensions, ResolveError> {
+        let mut extensions = if builtin {
+            BUILTIN.clone()
+        } else {
+            Extensions::default()
+        };
+        let entries: IndexMap<String, Extension> = serde_json::from_value(setting.clone())
+            .map_err(|e| ResolveError::InvalidPackageExtensions {
+                reason: e.to_string(),
+            })?;
+        for (selector, extension) in entries {
+            extensions.add(&selector, extension);
+        }
+        Ok(extensions)
     }
 
     /// Adds the extension of `selector` (`name` or `name@range`). A range

@@ -57,6 +57,8 @@ pub struct ResolveOptions<'a> {
     /// `ignoredOptionalDependencies`: optional dependencies of published
     /// manifests (`*` globs) left out; the projects' come without them.
     pub ignored_optional_dependencies: &'a [String],
+    /// Recorded as `packageExtensionsChecksum`.
+    pub package_extensions_checksum: Option<String>,
     /// `injectWorkspacePackages`: every `workspace:` dependency is injected.
     pub inject_workspace_packages: bool,
     /// `dedupeInjectedDeps`: injected projects that could be links are.
@@ -170,6 +172,7 @@ pub async fn resolve<M: Metadata>(
             overrides: opts.overrides,
         },
     );
+    lockfile.package_extensions_checksum = opts.package_extensions_checksum.clone();
     // In the order of the settings, as pnpm 12.21 writes them.
     if !opts.ignored_optional_dependencies.is_empty() {
         lockfile.ignored_optional_dependencies = Some(opts.ignored_optional_dependencies.to_vec());

@@ -82,6 +82,7 @@ async fn resolved_lockfile(registry: &Registry, project: &str) -> String {
         ignored_optional_dependencies: &[],
         inject_workspace_packages: false,
         dedupe_injected_deps: true,
+        package_extensions_checksum: None,
     };
     let importers: Vec<ImporterInput<'_>> = projects
         .iter()
