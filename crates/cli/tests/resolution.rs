@@ -306,6 +306,45 @@ fn package_extensions_resolve_like_pnpm() {
     assert!(lockfile.contains("pq-dup@1.0.0:\n    dependencies:\n      pq-deep-3: 1.0.0"));
 }
 
+/// `patchedDependencies`: the patch hash in the keys of what each
+/// selector (exact, range, bare name) patches, the hashes recorded.
+#[test]
+fn patched_dependencies_resolve_like_pnpm() {
+    for name in ["patched", "patched-bins"] {
+        let lockfile = resolves_like_pnpm(name, &unchanged);
+        assert!(lockfile.contains("(patch_hash="), "{name}");
+    }
+}
+
+/// A patch nothing uses fails as in pnpm 12.21, and nothing is written.
+#[test]
+fn an_unused_patch_is_refused_like_pnpm() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let [(pnpm_project, pnpm_env), (project, env)] =
+        sides(&registry, tmp.path(), "patched", &|p| {
+            let workspace = p.join("pnpm-workspace.yaml");
+            let text = std::fs::read_to_string(&workspace).unwrap();
+            let text = text.replace(
+                "patchedDependencies:\n",
+                "patchedDependencies:\n  pq-deep-3@9.9.9: patches/pq-dup.patch\n",
+            );
+            std::fs::write(&workspace, text).unwrap();
+        });
+    let theirs = pnpm_env.run(&pnpm_project, &["install", "--no-frozen-lockfile"]);
+    assert!(!theirs.status.success());
+    let theirs = format!(
+        "{}{}",
+        String::from_utf8_lossy(&theirs.stdout),
+        String::from_utf8_lossy(&theirs.stderr)
+    );
+    assert!(theirs.contains("pq-deep-3@9.9.9"), "{theirs}");
+    let out = pacquet(&env, &project, &["install"]);
+    fails_with(&out, "ERR_PNPM_UNUSED_PATCH");
+    assert!(stderr(&out).contains("pq-deep-3@9.9.9"), "{}", stderr(&out));
+    assert!(!project.join("pnpm-lock.yaml").exists());
+}
+
 #[test]
 fn hashed_peer_suffixes_resolve_like_pnpm() {
     resolves_like_pnpm("peers-hashed", &unchanged);

@@ -123,7 +123,7 @@ pub fn read_checked_lockfile(
 }
 
 /// Each configured patch file (relative to the workspace root), hashed.
-fn hash_patch_files(config: &Config) -> Result<Vec<(String, PatchFile)>, InstallError> {
+pub(crate) fn hash_patch_files(config: &Config) -> Result<Vec<(String, PatchFile)>, InstallError> {
     config
         .patched_dependencies
         .iter()

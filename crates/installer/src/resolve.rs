@@ -84,6 +84,12 @@ pub(crate) fn resolve_lockfile(
     let metadata = access.metadata();
     let eligible = |packument: &Packument, version: &Version| access.mature(packument, version);
     let registry_for = |name: &str| config.registry_for(name).to_string();
+    let patches = pacquet_lockfile::PatchSelectors::new(
+        crate::gates::hash_patch_files(config)?
+            .into_iter()
+            .map(|(key, file)| (key, file.hash)),
+    )
+    .map_err(InstallError::Lockfile)?;
     let user_extensions = match &config.package_extensions {
         Some(setting) if pacquet_lockfile::object_checksum(setting).is_some() => Some(
             pacquet_resolver::extensions::Extensions::with_setting(
@@ -126,6 +132,7 @@ pub(crate) fn resolve_lockfile(
             None => (!config.ignore_compatibility_db)
                 .then(pacquet_resolver::extensions::Extensions::builtin),
         },
+        patches: (!patches.is_empty()).then_some(&patches),
         package_extensions_checksum: config
             .package_extensions
             .as_ref()
@@ -258,10 +265,6 @@ fn mature(policy: &Policy, packument: &Packument, version: &str) -> bool {
 fn refuse_unsupported(config: &Config, filtered: bool) -> Result<(), InstallError> {
     let refused = [
         (filtered, "--filter (when resolving)"),
-        (
-            !config.patched_dependencies.is_empty(),
-            "patchedDependencies (when resolving)",
-        ),
         (
             config.strict_peer_dependencies,
             "strictPeerDependencies: true (when resolving)",

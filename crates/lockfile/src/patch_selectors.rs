@@ -106,6 +106,18 @@ impl<T> PatchSelectors<T> {
         }))
     }
 
+    /// Every selector with its value.
+    pub fn entries(&self) -> impl Iterator<Item = (&str, &T)> {
+        self.by_name.values().flat_map(|group| {
+            let exact = group.exact.values();
+            let ranges = group.ranges.iter().map(|(_, e)| e);
+            exact
+                .chain(ranges)
+                .chain(group.all.iter())
+                .map(|e| (e.key.as_str(), &e.value))
+        })
+    }
+
     /// Every selector, for reporting.
     pub fn keys(&self) -> impl Iterator<Item = &str> {
         self.by_name.values().flat_map(|group| {

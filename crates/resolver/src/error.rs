@@ -154,6 +154,24 @@ pub enum ResolveError {
     )]
     InvalidPackageExtensions { reason: String },
 
+    #[error("{reason}")]
+    #[diagnostic(
+        code(ERR_PNPM_PATCH_KEY_CONFLICT),
+        help(
+            "Make the patchedDependencies selectors for this package name select one patch per version."
+        )
+    )]
+    Patch { reason: String },
+
+    #[error("The following patches were not used: {unused}")]
+    #[diagnostic(
+        code(ERR_PNPM_UNUSED_PATCH),
+        help(
+            "Either remove them from \"patchedDependencies\" or update them to match packages in your dependencies."
+        )
+    )]
+    UnusedPatch { unused: String },
+
     #[error("pacquet cannot resolve the specifier \"{spec}\" of {alias} (in {importer}) yet")]
     #[diagnostic(
         code(ERR_PACQUET_RESOLUTION_NOT_SUPPORTED),

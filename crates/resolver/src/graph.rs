@@ -122,6 +122,10 @@ pub struct Graph {
     /// Packages whose children are resolved, by the rank of the occurrence
     /// that resolved them.
     owners: HashMap<PkgId, Rank>,
+    /// The hash of the patch `patchedDependencies` applies to a package.
+    pub patched: HashMap<PkgId, String>,
+    /// The `patchedDependencies` selectors that patched something.
+    pub patches_used: HashSet<String>,
 }
 
 /// Which occurrence of a package resolves its children: the shallowest,
@@ -251,6 +255,8 @@ pub struct Walker<'a, M> {
     ignored_optionals: &'a [String],
     /// `injectWorkspacePackages`: every `workspace:` dependency injected.
     inject_workspace_packages: bool,
+    /// `patchedDependencies`: selector → patch hash.
+    patches: Option<&'a pacquet_lockfile::PatchSelectors<String>>,
 }
 
 /// Reads a directory's `package.json`, given its path from the workspace
@@ -281,7 +287,14 @@ impl<'a, M: Metadata> Walker<'a, M> {
             directories: HashMap::new(),
             ignored_optionals: &[],
             inject_workspace_packages: false,
+            patches: None,
         }
+    }
+
+    /// The patches whose hashes go into the snapshot keys of what they
+    /// patch.
+    pub fn set_patches(&mut self, patches: &'a pacquet_lockfile::PatchSelectors<String>) {
+        self.patches = Some(patches);
     }
 
     /// `injectWorkspacePackages`.
@@ -876,6 +889,22 @@ impl<'a, M: Metadata> Walker<'a, M> {
         let visible = self.visible_names(index, path);
         let shadowed = shadowed_names(&manifest, self.auto_install_peers, &visible);
         let (edges, peers) = package_edges(&manifest, &shadowed);
+        if let Some(patches) = self.patches
+            && !is_directory
+        {
+            let selected =
+                patches
+                    .select(name, &manifest.version)
+                    .map_err(|e| ResolveError::Patch {
+                        reason: e.to_string(),
+                    })?;
+            if let Some(selected) = selected {
+                self.graph.patches_used.insert(selected.key.to_owned());
+                self.graph
+                    .patched
+                    .insert(id.to_owned(), selected.value.clone());
+            }
+        }
         let mut requests = Vec::new();
         let edges: Vec<(String, String, bool)> = edges
             .into_iter()

@@ -57,6 +57,8 @@ pub struct ResolveOptions<'a> {
     /// `ignoredOptionalDependencies`: optional dependencies of published
     /// manifests (`*` globs) left out; the projects' come without them.
     pub ignored_optional_dependencies: &'a [String],
+    /// `patchedDependencies`: selector → patch hash.
+    pub patches: Option<&'a pacquet_lockfile::PatchSelectors<String>>,
     /// Recorded as `packageExtensionsChecksum`.
     pub package_extensions_checksum: Option<String>,
     /// `injectWorkspacePackages`: every `workspace:` dependency is injected.
@@ -132,6 +134,9 @@ pub async fn resolve<M: Metadata>(
     walker.set_catalogs(opts.catalogs);
     walker.set_ignored_optionals(opts.ignored_optional_dependencies);
     walker.set_inject_workspace_packages(opts.inject_workspace_packages);
+    if let Some(patches) = opts.patches {
+        walker.set_patches(patches);
+    }
     if let Some(read) = opts.read_directory {
         walker.set_read_directory(read);
     }
@@ -148,6 +153,17 @@ pub async fn resolve<M: Metadata>(
         }
     }
     let mut graph = walker.graph;
+    if let Some(patches) = opts.patches {
+        let unused: Vec<&str> = patches
+            .keys()
+            .filter(|key| !graph.patches_used.contains(*key))
+            .collect();
+        if !unused.is_empty() {
+            return Err(ResolveError::UnusedPatch {
+                unused: unused.join(", "),
+            });
+        }
+    }
     let mut resolution = peers::resolve_peers(&graph, peer_opts);
     if opts.dedupe_injected_deps && injected::dedupe(&mut graph, &resolution) {
         resolution = peers::resolve_peers(&graph, peer_opts);
@@ -173,6 +189,14 @@ pub async fn resolve<M: Metadata>(
         },
     );
     lockfile.package_extensions_checksum = opts.package_extensions_checksum.clone();
+    if let Some(patches) = opts.patches.filter(|p| !p.is_empty()) {
+        lockfile.patched_dependencies = Some(
+            patches
+                .entries()
+                .map(|(key, hash)| (key.to_owned(), serde_json::Value::from(hash.clone())))
+                .collect(),
+        );
+    }
     // In the order of the settings, as pnpm 12.21 writes them.
     if !opts.ignored_optional_dependencies.is_empty() {
         lockfile.ignored_optional_dependencies = Some(opts.ignored_optional_dependencies.to_vec());

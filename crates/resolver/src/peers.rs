@@ -197,6 +197,7 @@ pub fn resolve_peers(graph: &Graph, opts: PeerOptions) -> PeerResolution {
         cyclic_names: cyclic_peer_names(&walker.instances),
         max_length: opts.peers_suffix_max_length,
         dedupe_peers: opts.dedupe_peers,
+        patched: &graph.patched,
     };
     let mut out = PeerResolution {
         unmet: walker.unmet,
@@ -434,16 +435,26 @@ struct Keys<'w> {
     cyclic_names: HashSet<String>,
     max_length: usize,
     dedupe_peers: bool,
+    /// Patch hashes by package id.
+    patched: &'w HashMap<PkgId, String>,
 }
 
 impl Keys<'_> {
+    /// `name@version`, with `(patch_hash=…)` when a patch applies.
+    fn bare(&self, pkg: &str) -> String {
+        match self.patched.get(pkg) {
+            Some(hash) => format!("{pkg}(patch_hash={hash})"),
+            None => pkg.to_owned(),
+        }
+    }
+
     fn key(&mut self, id: InstanceId) -> String {
         if let Some(key) = &self.keys[id] {
             return key.clone();
         }
         let instance = &self.instances[id];
         if instance.pure || instance.external.is_empty() {
-            let key = instance.pkg.clone();
+            let key = self.bare(&instance.pkg);
             self.keys[id] = Some(key.clone());
             return key;
         }
@@ -462,7 +473,7 @@ impl Keys<'_> {
                     || self.cycle[*peer] == self.cycle[id]
                     || self.cyclic_names.contains(name)
                 {
-                    self.instances[*peer].pkg.clone()
+                    self.bare(&self.instances[*peer].pkg)
                 } else {
                     self.key(*peer)
                 }
@@ -470,7 +481,7 @@ impl Keys<'_> {
             .collect();
         let key = format!(
             "{}{}",
-            instance.pkg,
+            self.bare(&instance.pkg),
             peers_suffix(segments.iter(), self.max_length)
         );
         self.keys[id] = Some(key.clone());

@@ -83,6 +83,7 @@ async fn resolved_lockfile(registry: &Registry, project: &str) -> String {
         inject_workspace_packages: false,
         dedupe_injected_deps: true,
         package_extensions_checksum: None,
+        patches: None,
     };
     let importers: Vec<ImporterInput<'_>> = projects
         .iter()
