@@ -345,6 +345,25 @@ fn an_unused_patch_is_refused_like_pnpm() {
     assert!(!project.join("pnpm-lock.yaml").exists());
 }
 
+/// `linkWorkspacePackages: true`: a project's plain range or version that
+/// a workspace project satisfies links to it; one it does not satisfy
+/// comes from the registry.
+#[test]
+fn link_workspace_packages_resolves_like_pnpm() {
+    let lockfile = resolves_like_pnpm("workspace", &|project| {
+        let workspace = project.join("pnpm-workspace.yaml");
+        let text = std::fs::read_to_string(&workspace).unwrap();
+        std::fs::write(&workspace, format!("{text}\nlinkWorkspacePackages: true\n")).unwrap();
+        with_dependency(project, "pq-util", "^1.0.0");
+        with_dependency(&project.join("packages/lib"), "pq-util", "1.0.0");
+        // No project is named pq-dup: from the registry.
+        with_dependency(&project.join("packages/lib"), "pq-dup", "^1.0.0");
+    });
+    assert!(lockfile.contains(
+        "      pq-util:\n        specifier: ^1.0.0\n        version: link:packages/util"
+    ));
+}
+
 #[test]
 fn hashed_peer_suffixes_resolve_like_pnpm() {
     resolves_like_pnpm("peers-hashed", &unchanged);

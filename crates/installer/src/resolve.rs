@@ -133,6 +133,7 @@ pub(crate) fn resolve_lockfile(
                 .then(pacquet_resolver::extensions::Extensions::builtin),
         },
         patches: (!patches.is_empty()).then_some(&patches),
+        link_workspace_packages: config.link_workspace_packages == serde_json::Value::Bool(true),
         package_extensions_checksum: config
             .package_extensions
             .as_ref()
@@ -274,8 +275,8 @@ fn refuse_unsupported(config: &Config, filtered: bool) -> Result<(), InstallErro
             "resolvePeersFromWorkspaceRoot: false (when resolving)",
         ),
         (
-            config.link_workspace_packages != serde_json::Value::Bool(false),
-            "linkWorkspacePackages (when resolving)",
+            !matches!(config.link_workspace_packages, serde_json::Value::Bool(_)),
+            "linkWorkspacePackages: deep (when resolving)",
         ),
         (
             config.prefer_workspace_packages,

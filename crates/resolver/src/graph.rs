@@ -257,6 +257,9 @@ pub struct Walker<'a, M> {
     inject_workspace_packages: bool,
     /// `patchedDependencies`: selector → patch hash.
     patches: Option<&'a pacquet_lockfile::PatchSelectors<String>>,
+    /// `linkWorkspacePackages: true`: the projects' ranges that a
+    /// workspace project satisfies link to it.
+    link_workspace_packages: bool,
 }
 
 /// Reads a directory's `package.json`, given its path from the workspace
@@ -288,7 +291,13 @@ impl<'a, M: Metadata> Walker<'a, M> {
             ignored_optionals: &[],
             inject_workspace_packages: false,
             patches: None,
+            link_workspace_packages: false,
         }
+    }
+
+    /// `linkWorkspacePackages: true`.
+    pub fn set_link_workspace_packages(&mut self, link: bool) {
+        self.link_workspace_packages = link;
     }
 
     /// The patches whose hashes go into the snapshot keys of what they
@@ -382,6 +391,27 @@ impl<'a, M: Metadata> Walker<'a, M> {
             target
         };
         self.directory_package(alias, specifier, &target).map(Some)
+    }
+
+    /// With `linkWorkspacePackages`, the project a plain range or version
+    /// of `alias` links to: the workspace project of that name, when its
+    /// version satisfies it (docs/resolution.md §7).
+    fn linked_workspace_project(&self, alias: &str, specifier: &str) -> Option<String> {
+        if !self.link_workspace_packages {
+            return None;
+        }
+        let (id, version) = self.workspace.get(alias)?;
+        let version = Version::parse(version.as_deref()?).ok()?;
+        match parse(alias, specifier) {
+            Spec::Registry(spec) if !specifier.trim_start().starts_with("npm:") => {
+                match &spec.selector {
+                    Selector::Version(v) => (*v == version).then(|| id.clone()),
+                    Selector::Range(range) => version.satisfies(range).then(|| id.clone()),
+                    Selector::Tag(_) => None,
+                }
+            }
+            _ => None,
+        }
     }
 
     /// Whether a project's `workspace:` dependency on `alias` is injected.
@@ -489,7 +519,10 @@ impl<'a, M: Metadata> Walker<'a, M> {
         {
             let catalog = catalog::lookup(self.catalogs.unwrap_or(&no_catalogs), alias, specifier)?;
             let wanted = catalog.as_ref().map_or(specifier, |c| c.specifier.as_str());
-            let local = self.local_target(importer.id, alias, wanted)?;
+            let local = match self.local_target(importer.id, alias, wanted)? {
+                Some(target) => Some(target),
+                None => self.linked_workspace_project(alias, wanted),
+            };
             // An injected project is installed like a `file:` directory
             // (docs/resolution.md §15).
             let injected = match &local {

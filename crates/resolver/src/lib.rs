@@ -57,6 +57,8 @@ pub struct ResolveOptions<'a> {
     /// `ignoredOptionalDependencies`: optional dependencies of published
     /// manifests (`*` globs) left out; the projects' come without them.
     pub ignored_optional_dependencies: &'a [String],
+    /// `linkWorkspacePackages: true` (for the projects' own dependencies).
+    pub link_workspace_packages: bool,
     /// `patchedDependencies`: selector → patch hash.
     pub patches: Option<&'a pacquet_lockfile::PatchSelectors<String>>,
     /// Recorded as `packageExtensionsChecksum`.
@@ -137,6 +139,7 @@ pub async fn resolve<M: Metadata>(
     if let Some(patches) = opts.patches {
         walker.set_patches(patches);
     }
+    walker.set_link_workspace_packages(opts.link_workspace_packages);
     if let Some(read) = opts.read_directory {
         walker.set_read_directory(read);
     }

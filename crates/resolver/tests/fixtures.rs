@@ -84,6 +84,7 @@ async fn resolved_lockfile(registry: &Registry, project: &str) -> String {
         dedupe_injected_deps: true,
         package_extensions_checksum: None,
         patches: None,
+        link_workspace_packages: false,
     };
     let importers: Vec<ImporterInput<'_>> = projects
         .iter()
