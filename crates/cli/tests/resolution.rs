@@ -364,6 +364,53 @@ fn link_workspace_packages_resolves_like_pnpm() {
     ));
 }
 
+/// `strictPeerDependencies: true` fails where pnpm 12.21 finds peer
+/// issues (a peer bound to a workspace project out of its range, with
+/// `autoInstallPeers: false`) and passes where it finds none.
+#[test]
+fn strict_peer_dependencies_fails_where_pnpm_does() {
+    for name in [
+        "peers",
+        "optional-peers",
+        "workspace-peers",
+        "peer-links",
+        "peer-bins",
+    ] {
+        let registry = Registry::start_fixtures();
+        let tmp = tempfile::tempdir().unwrap();
+        let [(pnpm_project, pnpm_env), (project, env)] = sides(&registry, tmp.path(), name, &|p| {
+            let workspace = p.join("pnpm-workspace.yaml");
+            let text = std::fs::read_to_string(&workspace).unwrap_or_default();
+            std::fs::write(
+                &workspace,
+                format!("{text}\nstrictPeerDependencies: true\n"),
+            )
+            .unwrap();
+        });
+        let theirs = pnpm_env.run(&pnpm_project, &["install", "--no-frozen-lockfile"]);
+        let ours = pacquet(&env, &project, &["install"]);
+        assert_eq!(
+            ours.status.success(),
+            theirs.status.success(),
+            "{name}: {}",
+            stderr(&ours)
+        );
+        if !ours.status.success() {
+            let theirs = format!(
+                "{}{}",
+                String::from_utf8_lossy(&theirs.stdout),
+                String::from_utf8_lossy(&theirs.stderr)
+            );
+            assert!(
+                theirs.contains("ERR_PNPM_PEER_DEP_ISSUES"),
+                "{name}: {theirs}"
+            );
+            fails_with(&ours, "ERR_PNPM_PEER_DEP_ISSUES");
+            assert!(!project.join("pnpm-lock.yaml").exists(), "{name}");
+        }
+    }
+}
+
 #[test]
 fn hashed_peer_suffixes_resolve_like_pnpm() {
     resolves_like_pnpm("peers-hashed", &unchanged);
@@ -605,16 +652,16 @@ fn what_resolution_cannot_do_is_refused() {
     assert!(stderr(&out).contains("resolutionMode"), "{}", stderr(&out));
     assert!(!project.join("pnpm-lock.yaml").exists());
 
-    // Peer settings resolution does not follow yet.
+    // A peer setting resolution does not follow yet.
     std::fs::write(
         &workspace,
-        format!("{text}\nstrictPeerDependencies: true\n"),
+        format!("{text}\nresolvePeersFromWorkspaceRoot: false\n"),
     )
     .unwrap();
     let out = pacquet(&env, &project, &["install"]);
     fails_with(&out, "ERR_PACQUET_UNSUPPORTED_SETTING");
     assert!(
-        stderr(&out).contains("strictPeerDependencies"),
+        stderr(&out).contains("resolvePeersFromWorkspaceRoot"),
         "{}",
         stderr(&out)
     );

@@ -145,6 +145,15 @@ pub enum InstallError {
     )]
     NetworkSetting { key: &'static str, reason: String },
 
+    #[error("Unmet peer dependencies")]
+    #[diagnostic(
+        code(ERR_PNPM_PEER_DEP_ISSUES),
+        help(
+            "To disable failing on peer dependency issues, add `strictPeerDependencies: false` to pnpm-workspace.yaml in your project root."
+        )
+    )]
+    PeerDependencyIssues,
+
     #[error("{setting} is not supported")]
     #[diagnostic(
         code(ERR_PACQUET_UNSUPPORTED_SETTING),

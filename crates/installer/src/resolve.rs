@@ -163,6 +163,9 @@ pub(crate) fn resolve_lockfile(
         .block_on(pacquet_resolver::resolve(&importers, &metadata, &opts))
         .map_err(InstallError::Resolve)?;
     drop(memory);
+    if resolved.peer_issues && config.strict_peer_dependencies {
+        return Err(InstallError::PeerDependencyIssues);
+    }
     if resolved.peer_issues {
         reporter.report(Event::Warning {
             message: "Issues with peer dependencies found. Run \"pnpm peers check\" to list them.",
@@ -266,10 +269,6 @@ fn mature(policy: &Policy, packument: &Packument, version: &str) -> bool {
 fn refuse_unsupported(config: &Config, filtered: bool) -> Result<(), InstallError> {
     let refused = [
         (filtered, "--filter (when resolving)"),
-        (
-            config.strict_peer_dependencies,
-            "strictPeerDependencies: true (when resolving)",
-        ),
         (
             !config.resolve_peers_from_workspace_root,
             "resolvePeersFromWorkspaceRoot: false (when resolving)",

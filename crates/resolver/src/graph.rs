@@ -126,6 +126,9 @@ pub struct Graph {
     pub patched: HashMap<PkgId, String>,
     /// The `patchedDependencies` selectors that patched something.
     pub patches_used: HashSet<String>,
+    /// The version of each workspace project, by importer id: what a peer
+    /// bound to a project is checked against.
+    pub project_versions: HashMap<String, String>,
 }
 
 /// Which occurrence of a package resolves its children: the shallowest,
@@ -351,6 +354,10 @@ impl<'a, M: Metadata> Walker<'a, M> {
 
     /// Makes `projects` the targets of `workspace:` specifiers.
     pub fn set_workspace(&mut self, projects: &[ImporterInput<'_>]) {
+        self.graph.project_versions = projects
+            .iter()
+            .filter_map(|p| Some((p.id.to_owned(), p.manifest.version.clone()?)))
+            .collect();
         self.workspace = projects
             .iter()
             .filter_map(|p| {

@@ -368,7 +368,16 @@ impl<'g> Walker<'g> {
             }
             match scope.lookup(name) {
                 Some((target, found_in)) => {
-                    self.unmet |= !in_range(id_version(&target), range);
+                    // A project's version is its manifest's.
+                    let version = match target.strip_prefix("link:") {
+                        Some(path) => self
+                            .graph
+                            .project_versions
+                            .get(path)
+                            .map_or("", String::as_str),
+                        None => id_version(&target),
+                    };
+                    self.unmet |= !in_range(version, range);
                     if !self.root_frames.contains(&found_in.id) && !is_link(&target) {
                         self.providers.insert(name.clone(), target.clone());
                     }
