@@ -800,6 +800,42 @@ fn add_in_a_workspace_project_and_with_w() {
     edits_like_pnpm("workspace", ".", &["add", "-w", "pq-deep-1"]);
 }
 
+/// `--filter` from the workspace root: each selected project's manifest
+/// is edited, the whole workspace resolved, the selected projects (and
+/// the root) installed, as pnpm 12.21 does.
+#[test]
+fn edits_with_filter_write_what_pnpm_writes() {
+    for args in [
+        &["add", "--filter", "@pq-ws/lib", "pq-dup@2.0.0"][..],
+        &["add", "--filter", "./packages/*", "pq-deep-1", "-D"],
+        &["remove", "--filter", "pq-util", "pq-dup"],
+        &["update", "--filter", "@pq-ws/app", "--latest"],
+        &["add", "--filter", "nothing-is-named-so", "pq-dup"],
+    ] {
+        let registry = Registry::start_fixtures();
+        let tmp = tempfile::tempdir().unwrap();
+        let [(pnpm_project, pnpm_env), (project, env)] = ["pnpm", "pacquet"].map(|side| {
+            let project = tmp.path().join(side).join("project");
+            prepare_project("workspace", &project, &registry.url());
+            let env = PnpmEnv::new(&tmp.path().join(side).join("env"), &registry.url());
+            (project, env)
+        });
+        let mut pnpm_args = args.to_vec();
+        pnpm_args.push("--reporter=append-only");
+        pnpm_env.run_ok(&pnpm_project, &pnpm_args);
+        pacquet_ok(&env, &project, args);
+        for dir in [".", "packages/app", "packages/lib", "packages/util"] {
+            let read =
+                |p: &Path| std::fs::read_to_string(p.join(dir).join("package.json")).unwrap();
+            pretty_assertions::assert_eq!(read(&project), read(&pnpm_project), "{args:?} {dir}");
+        }
+        pretty_assertions::assert_eq!(lockfile(&project), lockfile(&pnpm_project), "{args:?}");
+        let opts =
+            DiffOptions::for_installs(&pnpm_project, &pnpm_env.store_dir, &project, &env.store_dir);
+        assert_trees_equal(&pnpm_project, &project, &opts);
+    }
+}
+
 #[test]
 fn remove_writes_what_pnpm_writes() {
     edits_like_pnpm("basic", ".", &["remove", "pq-deprecated", "pq-many-files"]);

@@ -124,7 +124,7 @@ pub fn deploy(
         filter: None,
         root_only: true,
         lockfile_only: false,
-        edited: None,
+        edited: Vec::new(),
         update: None,
     };
     Ok(install(&request, runtime, reporter)?)

@@ -44,8 +44,9 @@ pub struct InstallRequest<'a> {
     pub root_only: bool,
     /// `--lockfile-only`: resolve and write `pnpm-lock.yaml`, install nothing.
     pub lockfile_only: bool,
-    /// The manifest the command edited first (`add`, `remove`).
-    pub edited: Option<EditedManifest>,
+    /// The manifests the command edited first (`add`, `remove`,
+    /// `update`), one per project.
+    pub edited: Vec<EditedManifest>,
     /// `update`: resolve even an up-to-date lockfile, without keeping its
     /// versions of these names.
     pub update: Option<crate::resolve::Update>,
@@ -187,10 +188,11 @@ pub fn install(
         Err(InstallError::NoLockfile { .. } | InstallError::NeedsResolution(_))
             if !req.frozen_lockfile =>
         {
+            // Every project is resolved, filtered or not, as pnpm 12.21
+            // writes the whole workspace's lockfile.
             crate::resolve::resolve_lockfile(
                 config,
                 req.root_only,
-                selected.is_some(),
                 req.update.as_ref(),
                 runtime,
                 reporter,
@@ -296,7 +298,7 @@ pub fn install(
                 project_scripts: &project_scripts,
                 started_at,
                 global: global.as_ref(),
-                edited: req.edited.as_ref(),
+                edited: &req.edited,
             };
             run.execute(runtime, &phases, verification, previous)
         })
@@ -405,7 +407,7 @@ struct Run<'a> {
     started_at: SystemTime,
     /// The global virtual store: which slots this install makes.
     global: Option<&'a global_store::Slots>,
-    edited: Option<&'a EditedManifest>,
+    edited: &'a [EditedManifest],
 }
 
 impl Run<'_> {

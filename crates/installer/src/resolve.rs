@@ -44,7 +44,6 @@ pub struct Update {
 pub(crate) fn resolve_lockfile(
     config: &Config,
     root_only: bool,
-    filtered: bool,
     update: Option<&Update>,
     runtime: &tokio::runtime::Handle,
     reporter: &dyn Reporter,
@@ -57,7 +56,7 @@ pub(crate) fn resolve_lockfile(
     } else {
         read_projects(config)?
     };
-    refuse_unsupported(config, filtered)?;
+    refuse_unsupported(config)?;
     let root_manifest = projects
         .iter()
         .find(|p| p.id == ".")
@@ -266,9 +265,8 @@ fn mature(policy: &Policy, packument: &Packument, version: &str) -> bool {
 }
 
 /// Settings and projects resolution would not honour.
-fn refuse_unsupported(config: &Config, filtered: bool) -> Result<(), InstallError> {
+fn refuse_unsupported(config: &Config) -> Result<(), InstallError> {
     let refused = [
-        (filtered, "--filter (when resolving)"),
         (
             !config.resolve_peers_from_workspace_root,
             "resolvePeersFromWorkspaceRoot: false (when resolving)",

@@ -38,7 +38,7 @@ pub struct ValidationInputs<'a> {
     pub patch_files: &'a [PathBuf],
     /// The manifest the command edited, as it holds it in memory (a group
     /// the edit emptied is still there), by project directory.
-    pub edited: Option<&'a crate::EditedManifest>,
+    pub edited: &'a [crate::EditedManifest],
 }
 
 /// The block, or `None` when an input could not be read.
@@ -53,7 +53,7 @@ pub fn record(inputs: &ValidationInputs<'_>) -> Option<Validation> {
     let mut workspace_manifests = BTreeMap::new();
     for project in inputs.projects {
         let (stat, manifest) = read_manifest(&project.dir.join("package.json"))?;
-        let edited = inputs.edited.filter(|e| {
+        let edited = inputs.edited.iter().find(|e| {
             e.dir == project.dir
                 || std::fs::canonicalize(&e.dir).ok() == std::fs::canonicalize(project.dir).ok()
         });

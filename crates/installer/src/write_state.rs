@@ -63,7 +63,7 @@ pub struct StateInputs<'a> {
     /// Direct dependencies whose agent skills await approval.
     pub pending_skills: &'a [String],
     /// See [`crate::InstallRequest::edited`].
-    pub edited: Option<&'a crate::EditedManifest>,
+    pub edited: &'a [crate::EditedManifest],
 }
 
 /// The text of `node_modules/.pnpm/lock.yaml` for `inputs`; `None` when

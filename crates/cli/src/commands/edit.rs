@@ -125,18 +125,44 @@ impl ManifestChange {
     }
 }
 
-/// Loads the settings, writes the change `plan` makes of the project's
+/// Loads the settings, writes the change `plan` makes of each project's
 /// manifest, and installs.
 fn change_then_install(
     cli: &Cli,
     flags: &CommonInstallArgs,
     runtime: &tokio::runtime::Handle,
     command: &'static str,
-    plan: impl FnOnce(&Config, &serde_json::Value) -> Result<ManifestChange, Failure>,
+    plan: impl Fn(&Config, &serde_json::Value) -> Result<ManifestChange, Failure>,
 ) -> Result<(), Failure> {
     let install = flags.install_args();
     let (config, cwd) = super::install::load(cli, &install)?;
-    let dir = project_dir(cli, &config, &cwd, command)?;
+    let mut edited = Vec::new();
+    let mut update: Option<pacquet_installer::Update> = None;
+    let dirs = project_dirs(cli, &config, &cwd, command)?;
+    // pnpm 12.21 changes nothing, and succeeds, when no project matches.
+    if dirs.is_empty() {
+        return Ok(());
+    }
+    for dir in dirs {
+        let (manifest, change) = change_manifest(&config, &dir, &plan)?;
+        edited.push(manifest);
+        if let Some(more) = change {
+            let names = &mut update.get_or_insert_with(Default::default).names;
+            names.extend(more.names);
+            names.sort();
+            names.dedup();
+        }
+    }
+    super::install::install_loaded(cli, &install, &config, &cwd, runtime, edited, update)
+}
+
+/// Writes the change `plan` makes of the manifest in `dir`; returns it as
+/// the install records it, and what the change updates.
+fn change_manifest(
+    config: &Config,
+    dir: &Path,
+    plan: &impl Fn(&Config, &serde_json::Value) -> Result<ManifestChange, Failure>,
+) -> Result<(EditedManifest, Option<pacquet_installer::Update>), Failure> {
     let path = dir.join("package.json");
     let text = std::fs::read_to_string(&path).map_err(|source| {
         Box::new(EditCommandError::Read {
@@ -153,42 +179,34 @@ fn change_then_install(
     let manifest: serde_json::Value =
         serde_json::from_str(text.strip_prefix('\u{feff}').unwrap_or(&text))
             .map_err(|e| invalid(e.to_string()))?;
-    let change = plan(&config, &manifest)?;
+    let change = plan(config, &manifest)?;
     let before = change
         .record_before
         .then(|| pacquet_installer::read_manifest(&path))
         .flatten();
-    let edited = edit(&text, &change.edits).map_err(|e| match e {
+    let written = edit(&text, &change.edits).map_err(|e| match e {
         EditError::Missing(names) => Box::new(EditCommandError::CannotRemove {
             names: names.join("', '"),
         }) as Failure,
         EditError::NotJson(reason) => invalid(reason),
         EditError::NotAnObject => invalid("not a JSON object".to_owned()),
     })?;
-    pacquet_state::write_atomic(&path, edited.text.as_bytes()).map_err(|source| {
+    pacquet_state::write_atomic(&path, written.text.as_bytes()).map_err(|source| {
         Box::new(EditCommandError::Write {
             path: path.clone(),
             source,
         }) as Failure
     })?;
     let mut edited = EditedManifest {
-        dir: dir.clone(),
-        manifest: edited.in_memory,
+        dir: dir.to_path_buf(),
+        manifest: written.in_memory,
         stat_before: None,
     };
     if let Some((stat, manifest)) = before {
         edited.manifest = manifest;
         edited.stat_before = Some(stat);
     }
-    super::install::install_loaded(
-        cli,
-        &install,
-        &config,
-        &cwd,
-        runtime,
-        Some(edited),
-        change.update,
-    )
+    Ok((edited, change.update))
 }
 
 /// `(package name, specifier to write)` for a registry dependency `update`
@@ -239,22 +257,36 @@ fn simple_prefix(range: &str) -> Option<&'static str> {
     })
 }
 
-/// The project an edit applies to: the workspace root with `-w`, else the
-/// directory the command runs in (pnpm 12.21 adds to a workspace's root
-/// without `-w` too).
-fn project_dir(
+/// The projects an edit applies to: those `--filter` selects, else the
+/// workspace root with `-w`, else the directory the command runs in (pnpm
+/// 12.21 adds to a workspace's root without `-w` too).
+fn project_dirs(
     cli: &Cli,
     config: &Config,
     cwd: &Path,
     command: &'static str,
-) -> Result<PathBuf, Failure> {
-    if !cli.filter.is_empty() || !cli.filter_prod.is_empty() || cli.recursive {
+) -> Result<Vec<PathBuf>, Failure> {
+    if cli.recursive {
         return Err(Box::new(EditCommandError::Selection { command }));
     }
-    if cli.workspace_root {
-        return Ok(config.workspace_root.clone());
+    if !cli.filter.is_empty() || !cli.filter_prod.is_empty() {
+        let filter = super::install::selection(cli, config, cwd);
+        let projects =
+            pacquet_installer::read_projects(config).map_err(|e| Box::new(e) as Failure)?;
+        let selection = pacquet_installer::select_projects(&filter, config, &projects)
+            .map_err(|e| Box::new(e) as Failure)?;
+        // In workspace order, the root first.
+        let dirs: Vec<PathBuf> = projects
+            .iter()
+            .filter(|p| selection.selected.contains(&p.dir))
+            .map(|p| p.dir.clone())
+            .collect();
+        return Ok(dirs);
     }
-    Ok(cwd.to_path_buf())
+    if cli.workspace_root {
+        return Ok(vec![config.workspace_root.clone()]);
+    }
+    Ok(vec![cwd.to_path_buf()])
 }
 
 /// `(alias, specifier)` to write for `raw` (`name`, `name@selector`,
@@ -328,10 +360,12 @@ pub enum EditCommandError {
     )]
     CannotRemove { names: String },
 
-    #[error("`pacquet {command}` with a workspace selection is not supported yet")]
+    #[error("`pacquet {command} --recursive` is not supported yet")]
     #[diagnostic(
         code(ERR_PACQUET_UNSUPPORTED_FLAG),
-        help("Run the command in the project's directory, or with -w for the workspace root.")
+        help(
+            "Select the projects with --filter, run the command in a project's directory, or use -w for the workspace root."
+        )
     )]
     Selection { command: &'static str },
 

@@ -12,7 +12,7 @@ pub fn run(
     runtime: &tokio::runtime::Handle,
 ) -> Result<(), Box<dyn Diagnostic + Send + Sync>> {
     let (config, cwd) = load(cli, args)?;
-    install_loaded(cli, args, &config, &cwd, runtime, None, None)
+    install_loaded(cli, args, &config, &cwd, runtime, Vec::new(), None)
 }
 
 /// The install of already loaded settings (`add` and `remove` run it after
@@ -23,16 +23,17 @@ pub(crate) fn install_loaded(
     config: &pacquet_config::Config,
     cwd: &std::path::Path,
     runtime: &tokio::runtime::Handle,
-    edited: Option<pacquet_installer::EditedManifest>,
+    edited: Vec<pacquet_installer::EditedManifest>,
     update: Option<pacquet_installer::Update>,
 ) -> Result<(), Box<dyn Diagnostic + Send + Sync>> {
     let reporter = super::settings::reporter(cli, config, cwd);
-    // After `add`/`remove`, `-w` chose the manifest; the install that
-    // follows covers the workspace.
-    let filter = if edited.is_some() {
-        None
-    } else {
+    // After an edit in a project's directory or with `-w`, the install
+    // covers the workspace; after one with `--filter`, the projects it
+    // selected (docs/resolution.md §11).
+    let filter = if edited.is_empty() || !cli.filter.is_empty() || !cli.filter_prod.is_empty() {
         project_filter(cli, config, cwd)
+    } else {
+        None
     };
     // pnpm 12: frozen as asked, else in CI when there is a lockfile.
     let lockfile_exists = config
