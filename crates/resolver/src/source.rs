@@ -94,14 +94,12 @@ impl<'a> RegistryMetadata<'a> {
             .get(&registry, name, kind, authorization.as_deref())
             .await
             .map_err(|e| ResolveError::from_metadata(name, e))?;
-        let packument = tokio::task::spawn_blocking(move || Packument::parse(body))
-            .await
-            .unwrap_or_else(|e| std::panic::resume_unwind(e.into_panic()))
-            .map_err(|e| ResolveError::InvalidMetadata {
-                name: name.to_owned(),
-                url,
-                reason: e.to_string(),
-            })?;
+        // Parsed on the task: see `read_mirror` in pacquet-registry-metadata.
+        let packument = Packument::parse(body).map_err(|e| ResolveError::InvalidMetadata {
+            name: name.to_owned(),
+            url,
+            reason: e.to_string(),
+        })?;
         Ok(Arc::new(packument))
     }
 }
