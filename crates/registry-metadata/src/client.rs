@@ -64,7 +64,11 @@ impl Client<'_> {
                     mirror: mirror.unwrap_or_default(),
                 });
         }
-        let headers = mirror.as_deref().and_then(mirror::read_headers);
+        // Read whole: a warm cache mostly gets `304`, and one read of the
+        // file is cheaper than reading its validators, then all of it
+        // (alotta, warm: one open per document instead of two).
+        let cached = mirror.as_deref().and_then(mirror::read);
+        let headers = cached.as_ref().map(|m| &m.headers);
         let modified_since = headers
             .as_ref()
             .and_then(|h| h.modified.as_deref())
@@ -89,7 +93,7 @@ impl Client<'_> {
                 content_type,
             } => (bytes, etag, content_type),
             Conditional::NotModified => {
-                if let Some(doc) = read_mirror(mirror.clone()).await {
+                if let Some(doc) = cached.map(|m| m.document) {
                     if let Some(path) = &mirror {
                         touch(path);
                     }
