@@ -77,14 +77,7 @@ pub fn read_checked_lockfile(
             });
         }
     };
-    let root_manifest = projects
-        .iter()
-        .find(|p| p.id == ".")
-        .map(|p| p.manifest.clone())
-        .unwrap_or_default();
-    let overrides = resolve_override_catalogs(&config.overrides, &config.catalogs);
-    let overrides =
-        resolve_override_references(&overrides, &root_manifest).map_err(InstallError::Lockfile)?;
+    let overrides = resolved_overrides(config, &projects)?;
     // docs/lockfile.md §9.5: the lockfile agrees with itself, the patch
     // files exist, and their hashes are the recorded ones.
     check_patch_hashes(&lockfile).map_err(gate)?;
@@ -164,6 +157,21 @@ pub(crate) fn read_project(root: &std::path::Path, dir: PathBuf) -> Result<Proje
 /// paths are relative to the workspace root in the settings and relative
 /// to the project in its importer (`link:./vendor/x` is
 /// `link:../../vendor/x` for `packages/p`).
+/// `overrides` with their `catalog:` and `$name` values resolved, as pnpm
+/// records them in the lockfile (`$name` against the root's manifest).
+pub(crate) fn resolved_overrides(
+    config: &Config,
+    projects: &[Project],
+) -> Result<IndexMap<String, String>, InstallError> {
+    let root_manifest = projects
+        .iter()
+        .find(|p| p.id == ".")
+        .map(|p| p.manifest.clone())
+        .unwrap_or_default();
+    let overrides = resolve_override_catalogs(&config.overrides, &config.catalogs);
+    resolve_override_references(&overrides, &root_manifest).map_err(InstallError::Lockfile)
+}
+
 pub(crate) fn rebase_local_overrides(
     overrides: &IndexMap<String, String>,
     importer_id: &str,

@@ -15,10 +15,7 @@ use pacquet_verification::Policy;
 use crate::gates::{LOCKFILE_NAME, read_projects, rebase_local_overrides};
 use crate::reporter::{Event, Reporter};
 use crate::{InstallError, settings};
-use pacquet_lockfile::{
-    ProjectManifest, apply_overrides, resolve_override_catalogs, resolve_override_references,
-    without_ignored_optionals,
-};
+use pacquet_lockfile::{ProjectManifest, apply_overrides, without_ignored_optionals};
 
 /// The settings' routing and credentials, as resolution asks for them.
 struct ConfigRegistries<'a>(&'a Config);
@@ -57,14 +54,7 @@ pub(crate) fn resolve_lockfile(
         read_projects(config)?
     };
     refuse_unsupported(config)?;
-    let root_manifest = projects
-        .iter()
-        .find(|p| p.id == ".")
-        .map(|p| p.manifest.clone())
-        .unwrap_or_default();
-    let overrides = resolve_override_catalogs(&config.overrides, &config.catalogs);
-    let overrides =
-        resolve_override_references(&overrides, &root_manifest).map_err(InstallError::Lockfile)?;
+    let overrides = crate::gates::resolved_overrides(config, &projects)?;
     // Resolved from their manifests as the overrides leave them, as pnpm
     // does; the importers record the overridden specifiers.
     let manifests: Vec<ProjectManifest> = projects
