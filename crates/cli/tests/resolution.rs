@@ -411,6 +411,44 @@ fn strict_peer_dependencies_fails_where_pnpm_does() {
     }
 }
 
+/// A tarball URL of the registry (`<registry><name>/-/<name>-<v>.tgz`),
+/// under its own name or another alias, is that registry version.
+#[test]
+fn registry_tarball_urls_resolve_like_pnpm() {
+    let lockfile = resolves_like_pnpm("basic", &|project| {
+        let base = std::fs::read_to_string(project.join(".npmrc")).unwrap();
+        let registry = base
+            .lines()
+            .find_map(|l| l.strip_prefix("registry="))
+            .unwrap()
+            .trim_end_matches('/')
+            .to_owned();
+        with_dependency(
+            project,
+            "pq-deep-1",
+            &format!("{registry}/pq-deep-1/-/pq-deep-1-1.0.0.tgz"),
+        );
+        with_dependency(
+            project,
+            "x",
+            &format!("{registry}/pq-dup/-/pq-dup-1.0.0.tgz"),
+        );
+        with_dependency(
+            project,
+            "y",
+            &format!("{registry}/@pq/plain/-/plain-1.0.0.tgz"),
+        );
+    });
+    assert!(
+        lockfile.contains("        version: pq-dup@1.0.0\n"),
+        "{lockfile}"
+    );
+    assert!(
+        lockfile.contains("        version: '@pq/plain@1.0.0'\n"),
+        "{lockfile}"
+    );
+}
+
 #[test]
 fn hashed_peer_suffixes_resolve_like_pnpm() {
     resolves_like_pnpm("peers-hashed", &unchanged);

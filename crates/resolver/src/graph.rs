@@ -421,6 +421,30 @@ impl<'a, M: Metadata> Walker<'a, M> {
         }
     }
 
+    /// A tarball URL of the registry that serves the package it names
+    /// (`<registry><name>/-/<name>-<version>.tgz`) is that registry version,
+    /// as pnpm 12.21 resolves it: `npm:<name>@<version>`
+    /// (docs/resolution.md §13).
+    fn registry_tarball(&self, specifier: &str) -> Option<String> {
+        if !(specifier.starts_with("http://") || specifier.starts_with("https://")) {
+            return None;
+        }
+        let (prefix, file) = specifier.rsplit_once("/-/")?;
+        let (before, last) = prefix.rsplit_once('/')?;
+        let name = match before.rsplit_once('/') {
+            Some((_, scope)) if scope.starts_with('@') => format!("{scope}/{last}"),
+            _ => last.to_owned(),
+        };
+        let version = file
+            .strip_suffix(".tgz")?
+            .strip_prefix(last)?
+            .strip_prefix('-')?;
+        Version::parse(version).ok()?;
+        let url =
+            pacquet_lockfile::registry_tarball_url(&self.metadata.registry(&name), &name, version);
+        (url == specifier).then(|| format!("npm:{name}@{version}"))
+    }
+
     /// Whether a project's `workspace:` dependency on `alias` is injected.
     fn injected(&self, manifest: &ProjectManifest, alias: &str) -> bool {
         self.inject_workspace_packages
@@ -526,6 +550,8 @@ impl<'a, M: Metadata> Walker<'a, M> {
         {
             let catalog = catalog::lookup(self.catalogs.unwrap_or(&no_catalogs), alias, specifier)?;
             let wanted = catalog.as_ref().map_or(specifier, |c| c.specifier.as_str());
+            let on_registry = self.registry_tarball(wanted);
+            let wanted = on_registry.as_deref().unwrap_or(wanted);
             let local = match self.local_target(importer.id, alias, wanted)? {
                 Some(target) => Some(target),
                 None => self.linked_workspace_project(alias, wanted),
