@@ -1,11 +1,14 @@
 //! Resolution: from the projects' manifests and the registry's packuments
 //! to the `pnpm-lock.yaml` pnpm 12 writes (docs/resolution.md).
 //!
-//! * [`spec`]: what a specifier asks for; [`pick`]: which version it gets.
-//! * [`graph`]: every package version the projects need, level by level.
+//! * [`spec`]: what a specifier asks for; [`pick`]: which version it gets;
+//!   [`catalog`]: what a `catalog:` specifier stands for.
+//! * [`graph`]: every package version the projects need, level by level
+//!   (overrides, `file:` directories and injected projects included).
 //! * [`peers`]: peer dependencies bound into snapshot keys; [`auto_peers`]:
 //!   the peers nothing provides, installed for the project.
 //! * [`extensions`]: fields pnpm adds to published manifests.
+//! * `injected`: injected projects that can be links after all.
 //! * [`lockfile`]: the lockfile built from both.
 //! * [`source`]: where packuments come from.
 
