@@ -79,8 +79,13 @@ pub(crate) fn resolve_lockfile(
             .map(|(key, file)| (key, file.hash)),
     )
     .map_err(InstallError::Lockfile)?;
+    // `None` also for an empty setting, which changes nothing.
+    let extensions_checksum = config
+        .package_extensions
+        .as_ref()
+        .and_then(pacquet_lockfile::object_checksum);
     let user_extensions = match &config.package_extensions {
-        Some(setting) if pacquet_lockfile::object_checksum(setting).is_some() => Some(
+        Some(setting) if extensions_checksum.is_some() => Some(
             pacquet_resolver::extensions::Extensions::with_setting(
                 !config.ignore_compatibility_db,
                 setting,
@@ -123,10 +128,7 @@ pub(crate) fn resolve_lockfile(
         },
         patches: (!patches.is_empty()).then_some(&patches),
         link_workspace_packages: config.link_workspace_packages == serde_json::Value::Bool(true),
-        package_extensions_checksum: config
-            .package_extensions
-            .as_ref()
-            .and_then(pacquet_lockfile::object_checksum),
+        package_extensions_checksum: extensions_checksum,
         previous: previous.as_ref(),
         unlocked: &unlocked,
         overrides: &overrides,

@@ -61,24 +61,33 @@ pub fn without_ignored_optionals(
     patterns: &[String],
 ) -> ProjectManifest {
     let mut m = manifest.clone();
+    remove_ignored_optionals(patterns, &mut m.optional_dependencies, &mut m.dependencies);
+    m
+}
+
+/// Removes from `optional` the names `patterns` (`*` globs) match, and the
+/// same names from `dependencies`, as pnpm's manifest hook does.
+pub fn remove_ignored_optionals(
+    patterns: &[String],
+    optional: &mut indexmap::IndexMap<String, String>,
+    dependencies: &mut indexmap::IndexMap<String, String>,
+) {
     if patterns.is_empty() {
-        return m;
+        return;
     }
-    let ignored: Vec<String> = m
-        .optional_dependencies
+    let ignored: Vec<String> = optional
         .keys()
         .filter(|n| patterns.iter().any(|p| glob_match(p, n)))
         .cloned()
         .collect();
     for name in ignored {
-        m.optional_dependencies.shift_remove(&name);
-        m.dependencies.shift_remove(&name);
+        optional.shift_remove(&name);
+        dependencies.shift_remove(&name);
     }
-    m
 }
 
 /// `*` matches any run of characters; everything else is literal.
-pub fn glob_match(pattern: &str, name: &str) -> bool {
+pub(crate) fn glob_match(pattern: &str, name: &str) -> bool {
     let Some((head, rest)) = pattern.split_once('*') else {
         return pattern == name;
     };

@@ -27,7 +27,7 @@ mod tarball_url;
 mod write;
 
 pub use check_importers::{
-    ImporterCheckOptions, check_importers, glob_match, without_ignored_optionals,
+    ImporterCheckOptions, check_importers, remove_ignored_optionals, without_ignored_optionals,
 };
 pub use check_patches::check_patch_hashes;
 pub use check_settings::{

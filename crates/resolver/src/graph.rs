@@ -387,17 +387,8 @@ impl<'a, M: Metadata> Walker<'a, M> {
         if path.ends_with(".tgz") || path.ends_with(".tar.gz") || path.ends_with(".tar") {
             return Err(unsupported());
         }
-        if self.read_directory.is_none() {
-            return Err(unsupported());
-        }
-        let dir = if importer == "." { "" } else { importer };
-        let target = normalize(&join(dir, path));
-        let target = if target.is_empty() {
-            ".".to_owned()
-        } else {
-            target
-        };
-        self.directory_package(alias, specifier, &target).map(Some)
+        self.directory_package(importer, alias, specifier, &from_root(importer, path))
+            .map(Some)
     }
 
     /// With `linkWorkspacePackages`, the project a plain range or version
@@ -461,6 +452,7 @@ impl<'a, M: Metadata> Walker<'a, M> {
     /// `name@file:<target>`, its manifest read.
     fn directory_package(
         &mut self,
+        importer: &str,
         alias: &str,
         specifier: &str,
         target: &str,
@@ -469,7 +461,7 @@ impl<'a, M: Metadata> Walker<'a, M> {
             return Err(ResolveError::UnsupportedSpec {
                 alias: alias.to_owned(),
                 spec: specifier.to_owned(),
-                importer: target.to_owned(),
+                importer: importer.to_owned(),
             });
         };
         let json = read(target).map_err(|reason| ResolveError::DirectoryDependency {
@@ -495,13 +487,7 @@ impl<'a, M: Metadata> Walker<'a, M> {
         specifier: &str,
     ) -> Result<Option<String>, ResolveError> {
         if let Some(path) = specifier.strip_prefix("link:") {
-            let dir = if importer == "." { "" } else { importer };
-            let target = normalize(&join(dir, path));
-            return Ok(Some(if target.is_empty() {
-                ".".to_owned()
-            } else {
-                target
-            }));
+            return Ok(Some(from_root(importer, path)));
         }
         let Some(range) = specifier.strip_prefix("workspace:") else {
             return Ok(None);
@@ -563,7 +549,7 @@ impl<'a, M: Metadata> Walker<'a, M> {
                     if wanted.starts_with("workspace:")
                         && self.injected(importer.manifest, alias) =>
                 {
-                    Some(self.directory_package(alias, wanted, target)?)
+                    Some(self.directory_package(importer.id, alias, wanted, target)?)
                 }
                 _ => None,
             };
@@ -930,22 +916,11 @@ impl<'a, M: Metadata> Walker<'a, M> {
             );
         }
         // After the overrides, as pnpm's manifest hooks run.
-        if !self.ignored_optionals.is_empty() {
-            let ignored: Vec<String> = manifest
-                .optional_dependencies
-                .keys()
-                .filter(|dep| {
-                    self.ignored_optionals
-                        .iter()
-                        .any(|p| pacquet_lockfile::glob_match(p, dep))
-                })
-                .cloned()
-                .collect();
-            for dep in ignored {
-                manifest.optional_dependencies.shift_remove(&dep);
-                manifest.dependencies.shift_remove(&dep);
-            }
-        }
+        pacquet_lockfile::remove_ignored_optionals(
+            self.ignored_optionals,
+            &mut manifest.optional_dependencies,
+            &mut manifest.dependencies,
+        );
         if !is_directory && manifest.integrity.is_none() && manifest.tarball.is_none() {
             return Err(ResolveError::NoDist {
                 name: name.to_owned(),
@@ -986,7 +961,7 @@ impl<'a, M: Metadata> Walker<'a, M> {
                         && self.inject_workspace_packages
                         && specifier.starts_with("workspace:") =>
                 {
-                    Want::Resolved(self.directory_package(alias, specifier, &target)?)
+                    Want::Resolved(self.directory_package(id, alias, specifier, &target)?)
                 }
                 _ => Want::Spec(registry_spec(alias, specifier, id)?),
             };
@@ -1008,6 +983,18 @@ impl<'a, M: Metadata> Walker<'a, M> {
             },
         );
         Ok(requests)
+    }
+}
+
+/// `path` (relative to project `importer`) from the workspace root; `.`
+/// for the root itself.
+fn from_root(importer: &str, path: &str) -> String {
+    let dir = if importer == "." { "" } else { importer };
+    let target = normalize(&join(dir, path));
+    if target.is_empty() {
+        ".".to_owned()
+    } else {
+        target
     }
 }
 
