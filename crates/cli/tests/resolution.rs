@@ -94,18 +94,13 @@ fn overrides_and_catalogs_resolve_like_pnpm() {
         );
         std::fs::write(&root, text).unwrap();
         with_dependency(&project.join("packages/app"), "pq-dup", "catalog:old");
-        let workspace = project.join("pnpm-workspace.yaml");
-        let text = std::fs::read_to_string(&workspace).unwrap();
-        std::fs::write(
-            &workspace,
-            format!(
-                "{text}\ncatalog:\n  pq-plain: ^1.0.0\n  pq-deep-2: 1.0.0\ncatalogs:\n  old:\n    pq-dup: ^1.0.0\n\
+        with_settings(
+            project,
+            "catalog:\n  pq-plain: ^1.0.0\n  pq-deep-2: 1.0.0\ncatalogs:\n  old:\n    pq-dup: ^1.0.0\n\
                  overrides:\n  pq-dup-parent-a>pq-dup: 2.0.0\n  pq-util>pq-dup: 1.0.0\n  \
                  pq-deep-3: \"-\"\n  pq-bin-string@<2: 1.0.0\n  \"@pq/peer-host\": ^2.0.0\n  \
-                 pq-deep-2: \"catalog:\"\n"
-            ),
-        )
-        .unwrap();
+                 pq-deep-2: \"catalog:\"\n",
+        );
     });
     for expected in [
         "catalogs:\n  default:\n    pq-plain:\n      specifier: ^1.0.0\n      version: 1.1.0\n  old:",
@@ -165,9 +160,7 @@ fn peer_providers_and_hoisted_occurrences_resolve_like_pnpm() {
 #[test]
 fn dedupe_peers_resolves_like_pnpm() {
     let dedupe = |project: &Path| {
-        let workspace = project.join("pnpm-workspace.yaml");
-        let text = std::fs::read_to_string(&workspace).unwrap_or_default();
-        std::fs::write(&workspace, format!("{text}\ndedupePeers: true\n")).unwrap();
+        with_settings(project, "dedupePeers: true\n");
     };
     for name in ["peers", "workspace-peers"] {
         let lockfile = resolves_like_pnpm(name, &dedupe);
@@ -221,15 +214,10 @@ fn directory_dependencies_resolve_like_pnpm() {
 #[test]
 fn ignored_optional_dependencies_resolve_like_pnpm() {
     let lockfile = resolves_like_pnpm("optional-platform", &|project| {
-        let workspace = project.join("pnpm-workspace.yaml");
-        let text = std::fs::read_to_string(&workspace).unwrap_or_default();
-        std::fs::write(
-            &workspace,
-            format!(
-                "{text}\nignoredOptionalDependencies:\n  - pq-zz-none\n  - '@pq/native-linux-*'\n  - '@pq/native-darwin-arm64'\n"
-            ),
-        )
-        .unwrap();
+        with_settings(
+            project,
+            "ignoredOptionalDependencies:\n  - pq-zz-none\n  - '@pq/native-linux-*'\n  - '@pq/native-darwin-arm64'\n",
+        );
     });
     assert!(lockfile.contains("ignoredOptionalDependencies:"));
     assert!(!lockfile.contains("native-linux-x64-gnu@"));
@@ -290,17 +278,12 @@ fn injected_projects_resolve_like_pnpm() {
 fn package_extensions_resolve_like_pnpm() {
     let lockfile = resolves_like_pnpm("basic", &|project| {
         with_dependency(project, "pq-dup", "1.0.0");
-        let workspace = project.join("pnpm-workspace.yaml");
-        let text = std::fs::read_to_string(&workspace).unwrap_or_default();
-        std::fs::write(
-            &workspace,
-            format!(
-                "{text}\npackageExtensions:\n  pq-dup@1:\n    dependencies:\n      pq-deep-3: 1.0.0\n  \
+        with_settings(
+            project,
+            "packageExtensions:\n  pq-dup@1:\n    dependencies:\n      pq-deep-3: 1.0.0\n  \
                  pq-bin-string:\n    peerDependencies:\n      pq-plain: ^1.0.0\n    \
-                 peerDependenciesMeta:\n      pq-plain:\n        optional: true\n"
-            ),
-        )
-        .unwrap();
+                 peerDependenciesMeta:\n      pq-plain:\n        optional: true\n",
+        );
     });
     assert!(lockfile.contains("packageExtensionsChecksum: sha256-"));
     assert!(lockfile.contains("pq-dup@1.0.0:\n    dependencies:\n      pq-deep-3: 1.0.0"));
@@ -351,9 +334,7 @@ fn an_unused_patch_is_refused_like_pnpm() {
 #[test]
 fn link_workspace_packages_resolves_like_pnpm() {
     let lockfile = resolves_like_pnpm("workspace", &|project| {
-        let workspace = project.join("pnpm-workspace.yaml");
-        let text = std::fs::read_to_string(&workspace).unwrap();
-        std::fs::write(&workspace, format!("{text}\nlinkWorkspacePackages: true\n")).unwrap();
+        with_settings(project, "linkWorkspacePackages: true\n");
         with_dependency(project, "pq-util", "^1.0.0");
         with_dependency(&project.join("packages/lib"), "pq-util", "1.0.0");
         // No project is named pq-dup: from the registry.
@@ -379,13 +360,7 @@ fn strict_peer_dependencies_fails_where_pnpm_does() {
         let registry = Registry::start_fixtures();
         let tmp = tempfile::tempdir().unwrap();
         let [(pnpm_project, pnpm_env), (project, env)] = sides(&registry, tmp.path(), name, &|p| {
-            let workspace = p.join("pnpm-workspace.yaml");
-            let text = std::fs::read_to_string(&workspace).unwrap_or_default();
-            std::fs::write(
-                &workspace,
-                format!("{text}\nstrictPeerDependencies: true\n"),
-            )
-            .unwrap();
+            with_settings(p, "strictPeerDependencies: true\n");
         });
         let theirs = pnpm_env.run(&pnpm_project, &["install", "--no-frozen-lockfile"]);
         let ours = pacquet(&env, &project, &["install"]);
@@ -560,6 +535,13 @@ fn fails_with(out: &std::process::Output, code: &str) {
         "expected {code} in:\n{}",
         stderr(out)
     );
+}
+
+/// Appends `yaml` to the project's `pnpm-workspace.yaml`.
+fn with_settings(project: &Path, yaml: &str) {
+    let workspace = project.join("pnpm-workspace.yaml");
+    let text = std::fs::read_to_string(&workspace).unwrap_or_default();
+    std::fs::write(&workspace, format!("{text}\n{yaml}")).unwrap();
 }
 
 fn with_dependency(project: &Path, name: &str, spec: &str) {
