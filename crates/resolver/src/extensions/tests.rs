@@ -50,3 +50,23 @@ fn extensions_fill_gaps_and_respect_ranges() {
     extensions.apply(&mut scoped);
     assert_eq!(scoped.peer_dependencies["p"], "*");
 }
+
+/// A `packageExtensions` setting that is not a map of selectors to
+/// extensions is refused with a code, not half applied.
+#[test]
+fn a_malformed_setting_is_refused() {
+    for setting in [
+        serde_json::json!({"pq-plain": {"dependencies": {"pq-dup": 5}}}),
+        serde_json::json!({"pq-plain": "pq-dup"}),
+        serde_json::json!(["pq-plain"]),
+    ] {
+        let err = Extensions::with_setting(true, &setting).unwrap_err();
+        assert_eq!(
+            miette::Diagnostic::code(&err).unwrap().to_string(),
+            "ERR_PACQUET_INVALID_PACKAGE_EXTENSIONS",
+            "{setting}"
+        );
+    }
+    let ok = serde_json::json!({"pq-plain@1": {"dependencies": {"pq-dup": "1.0.0"}}});
+    assert!(Extensions::with_setting(false, &ok).is_ok());
+}
