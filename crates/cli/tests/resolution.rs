@@ -424,6 +424,35 @@ fn registry_tarball_urls_resolve_like_pnpm() {
     );
 }
 
+/// Two range selectors patching one version fail as in pnpm 12.21, and
+/// nothing is written.
+#[test]
+fn conflicting_patch_ranges_are_refused_like_pnpm() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let [(pnpm_project, pnpm_env), (project, env)] =
+        sides(&registry, tmp.path(), "patched", &|p| {
+            let workspace = p.join("pnpm-workspace.yaml");
+            let text = std::fs::read_to_string(&workspace).unwrap();
+            let text = text.replace(
+                "  pq-dup: patches/pq-dup.patch\n",
+                "  pq-dup@>=1.0.0: patches/pq-dup.patch\n  pq-dup@^2.0.0: patches/pq-dup.patch\n",
+            );
+            std::fs::write(&workspace, text).unwrap();
+        });
+    let theirs = pnpm_env.run(&pnpm_project, &["install", "--no-frozen-lockfile"]);
+    assert!(!theirs.status.success());
+    let theirs = format!(
+        "{}{}",
+        String::from_utf8_lossy(&theirs.stdout),
+        String::from_utf8_lossy(&theirs.stderr)
+    );
+    assert!(theirs.contains("PATCH_KEY_CONFLICT"), "{theirs}");
+    let out = pacquet(&env, &project, &["install"]);
+    fails_with(&out, "ERR_PNPM_PATCH_KEY_CONFLICT");
+    assert!(!project.join("pnpm-lock.yaml").exists());
+}
+
 #[test]
 fn hashed_peer_suffixes_resolve_like_pnpm() {
     resolves_like_pnpm("peers-hashed", &unchanged);
