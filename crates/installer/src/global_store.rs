@@ -1,8 +1,9 @@
 //! The global virtual store (`enableGlobalVirtualStore`): slots under
 //! `<storeDir>/links` shared by every project of the store. A slot already
 //! there is used as it is; a missing one is made whole in a staging
-//! directory beside it and renamed into place, so no install, of this tool
-//! or of pnpm, ever sees half of one (docs/layout.md §16.4).
+//! directory beside it and renamed into place, never over anything: where
+//! another install (pnpm fills slots in place) is making the same slot at
+//! that moment, ours only adds the entries it lacks (docs/layout.md §16.4).
 
 use std::{
     collections::HashMap,
@@ -15,6 +16,8 @@ use pacquet_planner::{LinkOwner, Plan, layout::join};
 use serde_json::Value;
 
 use crate::InstallError;
+
+mod placement;
 
 /// Which slots this install makes, and where.
 pub(crate) struct Slots {
@@ -237,24 +240,20 @@ impl Slots {
         }
     }
 
-    /// Renames each staged slot into place. Another install that made the
-    /// same slot first wins: ours is removed. A slot there whose build was
-    /// interrupted is replaced.
+    /// Puts each staged slot into place without ever replacing anything
+    /// (`placement`). Where another install made or is making the same
+    /// slot, ours gives it what it lacks and the rest is dropped. A slot
+    /// there whose build was interrupted is replaced.
     pub fn publish(&self) -> Result<(), InstallError> {
         for (staging, final_dir, package) in &self.staged {
-            match std::fs::rename(staging, final_dir) {
+            match placement::rename_noreplace(staging, final_dir) {
                 Ok(()) => {}
-                Err(e)
-                    if final_dir.join("node_modules").is_dir()
-                        && matches!(
-                            e.kind(),
-                            ErrorKind::DirectoryNotEmpty | ErrorKind::AlreadyExists
-                        ) =>
-                {
+                Err(e) if placement::is_taken(&e) => {
                     if final_dir.join(package).join(NEEDS_BUILD).exists() {
                         replace(staging, final_dir)?;
                     } else {
-                        std::fs::remove_dir_all(staging).map_err(InstallError::write(staging))?;
+                        placement::merge_into(staging, final_dir)
+                            .map_err(InstallError::write(final_dir))?;
                     }
                 }
                 Err(e) => return Err(InstallError::write(final_dir)(e)),

@@ -142,3 +142,50 @@ fn slot_directories_end_after_their_fourth_segment_below_links() {
     assert_eq!(nth_separator("../s/links/@/a/1.0.0/h", depth), Some(22));
     assert_eq!(nth_separator("../s/links/@/a", depth), None);
 }
+
+#[cfg(unix)]
+#[test]
+fn a_slot_directory_another_tool_is_filling_is_kept_and_completed() {
+    use std::os::unix::fs::MetadataExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let version = tmp.path().join("@/a/1.0.0");
+    let staged = [version.join(".h1.1.tmp"), version.join(".h2.1.tmp")];
+    for staging in &staged {
+        std::fs::create_dir_all(staging.join("node_modules/a")).unwrap();
+        std::fs::write(staging.join("node_modules/a/package.json"), "{}").unwrap();
+        std::fs::create_dir_all(staging.join("node_modules/@s")).unwrap();
+        std::os::unix::fs::symlink("../../b", staging.join("node_modules/@s/b")).unwrap();
+    }
+    // pnpm has just created h1 (empty) and claimed h2's package directory.
+    std::fs::create_dir_all(version.join("h1")).unwrap();
+    std::fs::create_dir_all(version.join("h2/node_modules/a")).unwrap();
+    let inode = std::fs::metadata(version.join("h1")).unwrap().ino();
+    let slots = Slots {
+        skip: Vec::new(),
+        shared_with: Vec::new(),
+        staged: vec![
+            (
+                staged[0].clone(),
+                version.join("h1"),
+                "node_modules/a".into(),
+            ),
+            (
+                staged[1].clone(),
+                version.join("h2"),
+                "node_modules/a".into(),
+            ),
+        ],
+    };
+    slots.publish().unwrap();
+    // The directory pnpm made is the one left, now with our entries.
+    assert_eq!(std::fs::metadata(version.join("h1")).unwrap().ino(), inode);
+    assert!(version.join("h1/node_modules/a/package.json").is_file());
+    // pnpm's claimed package directory is not touched; the links it lacks
+    // are added.
+    assert!(!version.join("h2/node_modules/a/package.json").exists());
+    for slot in ["h1", "h2"] {
+        let link = version.join(slot).join("node_modules/@s/b");
+        assert_eq!(std::fs::read_link(link).unwrap(), Path::new("../../b"));
+    }
+    assert!(staged.iter().all(|s| !s.exists()));
+}
