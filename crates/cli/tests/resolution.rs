@@ -38,9 +38,13 @@ fn lockfile(project: &Path) -> String {
 /// Both tools install `name` without a lockfile; lockfiles and trees match.
 /// Returns the lockfile.
 fn resolves_like_pnpm(name: &str, edit: &dyn Fn(&Path)) -> String {
-    let registry = Registry::start_fixtures();
+    resolves_like_pnpm_on(&Registry::start_fixtures(), name, edit)
+}
+
+/// [`resolves_like_pnpm`] against `registry`.
+fn resolves_like_pnpm_on(registry: &Registry, name: &str, edit: &dyn Fn(&Path)) -> String {
     let tmp = tempfile::tempdir().unwrap();
-    let [(pnpm_project, pnpm_env), (project, env)] = sides(&registry, tmp.path(), name, edit);
+    let [(pnpm_project, pnpm_env), (project, env)] = sides(registry, tmp.path(), name, edit);
     pnpm_env.run_ok(
         &pnpm_project,
         &["install", "--no-frozen-lockfile", "--reporter=append-only"],
@@ -174,6 +178,51 @@ fn dedupe_peers_resolves_like_pnpm() {
         }
     });
     assert!(lockfile.contains("pq-sh-plugin@1.0.0(pq-sh-keywords@1.0.0):"));
+}
+
+/// `resolutionMode`: the projects' own ranges get their lowest versions
+/// (`*` the lowest of all), hoisted peers and everything below the
+/// highest; with `time-based`, only what was published by an hour after
+/// the newest direct pick, dated under `time:`.
+#[test]
+fn resolution_modes_resolve_like_pnpm() {
+    let manifest = |project: &Path| {
+        std::fs::write(
+            project.join("package.json"),
+            r#"{"name": "m", "version": "1.0.0",
+                "dependencies": {"pq-dup": ">=1.0.0", "pq-peer-user": "*", "pq-dup-parent-a": "^1.0.0"},
+                "devDependencies": {"pq-deprecated": "*"}}"#,
+        )
+        .unwrap();
+    };
+    let lockfile = resolves_like_pnpm("basic", &|project| {
+        manifest(project);
+        with_settings(project, "resolutionMode: lowest-direct\n");
+    });
+    assert!(lockfile.contains("pq-dup@1.0.0:"), "{lockfile}");
+
+    let registry = Registry::start_fixtures();
+    for (name, version, date) in [
+        ("pq-dup", "2.0.0", "2021-01-01T00:00:00.000Z"),
+        ("pq-dup-parent-a", "1.0.0", "2020-06-01T00:00:00.000Z"),
+        ("pq-plain", "1.1.0", "2020-06-01T00:30:00.000Z"),
+        ("@pq/peer-host", "2.0.0", "2020-06-01T01:30:00.000Z"),
+    ] {
+        registry.patch_packument(name, serde_json::json!({"time": {version: date}}));
+    }
+    let lockfile = resolves_like_pnpm_on(&registry, "basic", &|project| {
+        manifest(project);
+        with_settings(project, "resolutionMode: time-based\n");
+    });
+    // Published half an hour after the newest direct pick: kept; an hour
+    // and a half after: the older peer.
+    for wanted in [
+        "\n  pq-plain@1.1.0:",
+        "\n  '@pq/peer-host@1.0.0':",
+        "\ntime:\n  pq-deprecated@1.0.0: '2020-01-01T00:00:00.000Z'\n  pq-dup-parent-a@1.0.0: '2020-06-01T00:00:00.000Z'\n",
+    ] {
+        assert!(lockfile.contains(wanted), "{wanted} in {lockfile}");
+    }
 }
 
 /// `file:` directories: a package with dependencies, a bin and a peer
@@ -695,7 +744,7 @@ fn what_resolution_cannot_do_is_refused() {
     .unwrap();
     let workspace = project.join("pnpm-workspace.yaml");
     let text = std::fs::read_to_string(&workspace).unwrap_or_default();
-    std::fs::write(&workspace, format!("{text}\nresolutionMode: time-based\n")).unwrap();
+    std::fs::write(&workspace, format!("{text}\nresolutionMode: newest\n")).unwrap();
     let out = pacquet(&env, &project, &["install"]);
     fails_with(&out, "ERR_PACQUET_UNSUPPORTED_SETTING");
     assert!(stderr(&out).contains("resolutionMode"), "{}", stderr(&out));

@@ -7,6 +7,7 @@ use std::path::Path;
 
 use nodejs_semver::Version;
 use pacquet_config::Config;
+use pacquet_resolver::mode::ResolutionMode;
 use pacquet_resolver::packument::Packument;
 use pacquet_resolver::{ImporterInput, RegistryMetadata, ResolveOptions};
 use pacquet_tarball::Fetcher;
@@ -70,7 +71,12 @@ pub(crate) fn resolve_lockfile(
         .filter(|_| !update.is_some_and(|u| u.names.is_empty()));
     let unlocked = update.map(|u| u.names.clone()).unwrap_or_default();
     let access = RegistryAccess::new(config)?;
-    let metadata = access.metadata();
+    let resolution_mode = ResolutionMode::parse(&config.resolution_mode).unwrap_or_default();
+    // `time-based` dates every pick: full documents, as pnpm 12.21 fetches
+    // them then.
+    let metadata = access
+        .metadata()
+        .with_full_documents(resolution_mode == ResolutionMode::TimeBased);
     let eligible = |packument: &Packument, version: &Version| access.mature(packument, version);
     let registry_for = |name: &str| config.registry_for(name).to_string();
     let patches = pacquet_lockfile::PatchSelectors::new(
@@ -137,6 +143,7 @@ pub(crate) fn resolve_lockfile(
         ignored_optional_dependencies: &config.ignored_optional_dependencies,
         inject_workspace_packages: config.inject_workspace_packages,
         dedupe_injected_deps: config.dedupe_injected_deps,
+        resolution_mode,
     };
     let importers: Vec<ImporterInput<'_>> = projects
         .iter()
@@ -272,8 +279,8 @@ fn refuse_unsupported(config: &Config) -> Result<(), InstallError> {
             "preferWorkspacePackages: true (when resolving)",
         ),
         (
-            config.resolution_mode != "highest",
-            "resolutionMode other than highest",
+            ResolutionMode::parse(&config.resolution_mode).is_none(),
+            "resolutionMode other than highest, lowest-direct or time-based",
         ),
         (
             crate::gates::pnpmfile_checksum(config).is_some(),

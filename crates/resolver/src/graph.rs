@@ -24,7 +24,7 @@ use crate::ResolveError;
 use crate::catalog::{self, CatalogLookup, Catalogs};
 use crate::extensions::Extensions;
 use crate::packument::{Packument, VersionManifest};
-use crate::pick::pick;
+use crate::pick::{pick, pick_lowest};
 use crate::source::Metadata;
 use crate::spec::{RegistrySpec, Selector, Spec, parse};
 
@@ -263,6 +263,9 @@ pub struct Walker<'a, M> {
     /// `linkWorkspacePackages: true`: the projects' ranges that a
     /// workspace project satisfies link to it.
     link_workspace_packages: bool,
+    /// `resolutionMode`: what the projects' own dependencies pick, and
+    /// the publish-time ceiling of everything else (docs/resolution.md §19).
+    mode: crate::mode::Mode,
 }
 
 /// Reads a directory's `package.json`, given its path from the workspace
@@ -295,7 +298,13 @@ impl<'a, M: Metadata> Walker<'a, M> {
             inject_workspace_packages: false,
             patches: None,
             link_workspace_packages: false,
+            mode: crate::mode::Mode::default(),
         }
+    }
+
+    /// `resolutionMode` other than `highest` (docs/resolution.md §19).
+    pub fn set_mode(&mut self, mode: crate::mode::Mode) {
+        self.mode = mode;
     }
 
     /// `linkWorkspacePackages: true`.
@@ -587,6 +596,66 @@ impl<'a, M: Metadata> Walker<'a, M> {
         Ok(index)
     }
 
+    /// The versions the projects' registry dependencies get, picked as
+    /// the walk picks them: what `time-based` takes the dates of
+    /// (docs/resolution.md §19). Dependencies that fail here fail the walk.
+    pub async fn direct_registry_picks(&mut self, importers: &[ImporterInput<'_>]) -> Vec<PkgId> {
+        let root = Rc::new(PathNode {
+            pkg: None,
+            parent: None,
+        });
+        let no_catalogs = Catalogs::new();
+        let mut picks = Vec::new();
+        for importer in importers {
+            let mut requests = Vec::new();
+            for (group, alias, specifier) in
+                direct_dependencies(importer.manifest, self.auto_install_peers)
+            {
+                let catalogs = self.catalogs.unwrap_or(&no_catalogs);
+                let Ok(catalog) = catalog::lookup(catalogs, alias, specifier) else {
+                    continue;
+                };
+                let wanted = catalog.as_ref().map_or(specifier, |c| c.specifier.as_str());
+                let on_registry = self.registry_tarball(wanted);
+                let wanted = on_registry.as_deref().unwrap_or(wanted);
+                let local = !matches!(self.local_target(importer.id, alias, wanted), Ok(None))
+                    || self.linked_workspace_project(alias, wanted).is_some()
+                    || wanted.starts_with("file:");
+                if local {
+                    continue;
+                }
+                let Ok(spec) = registry_spec(alias, wanted, importer.id) else {
+                    continue;
+                };
+                requests.push(Request {
+                    alias: alias.to_owned(),
+                    want: Want::Spec(spec),
+                    optional: group == Group::Optional,
+                    parent: Parent::Importer {
+                        group,
+                        specifier: specifier.to_owned(),
+                        catalog,
+                    },
+                    path: Rc::clone(&root),
+                });
+            }
+            self.fetch_all(requests.iter().filter_map(|r| match &r.want {
+                Want::Spec(spec) => Some(spec.name.as_str()),
+                Want::Resolved(_) => None,
+            }))
+            .await;
+            let preferred = manifest_selectors(importer.manifest);
+            for request in &requests {
+                if let Want::Spec(spec) = &request.want
+                    && let Ok(id) = self.pick(0, request, spec, &preferred)
+                {
+                    picks.push(id);
+                }
+            }
+        }
+        picks
+    }
+
     /// Adds peers nothing provided as hidden dependencies of importer
     /// `index`: `(name, specifier)` pairs.
     pub async fn add_auto_peers(
@@ -792,14 +861,20 @@ impl<'a, M: Metadata> Walker<'a, M> {
             kept + manifest + overlay.iter().filter(|o| *o == v).count() as u32
         };
         let eligible = self.eligible;
-        let version = pick(packument, &spec.selector, &weight, &|v| {
+        let direct = matches!(request.parent, Parent::Importer { .. });
+        let choose = |eligible: &dyn Fn(&Version) -> bool| {
+            if direct && self.mode.lowest_direct {
+                pick_lowest(packument, &spec.selector, &weight, eligible)
+            } else {
+                pick(packument, &spec.selector, &weight, eligible)
+            }
+        };
+        let ceiling = if direct { None } else { self.mode.published_by };
+        let version = choose(&|v| {
             eligible(packument, v)
+                && ceiling.is_none_or(|c| crate::mode::published_by(packument, v, c))
         })
-        .or_else(|| {
-            self.age_fallback
-                .then(|| pick(packument, &spec.selector, &weight, &|_| true))
-                .flatten()
-        })
+        .or_else(|| self.age_fallback.then(|| choose(&|_| true)).flatten())
         .ok_or_else(|| {
             no_matching_version(
                 packument,

@@ -19,6 +19,7 @@ pub mod extensions;
 pub mod graph;
 mod injected;
 pub mod lockfile;
+pub mod mode;
 pub mod packument;
 pub mod peers;
 pub mod pick;
@@ -72,6 +73,8 @@ pub struct ResolveOptions<'a> {
     pub dedupe_injected_deps: bool,
     /// Reads a `file:` directory's manifest; `None` refuses them.
     pub read_directory: Option<graph::ReadDirectory<'a>>,
+    /// `resolutionMode`.
+    pub resolution_mode: mode::ResolutionMode,
 }
 
 /// A resolved lockfile and what pnpm would warn about on the way.
@@ -149,6 +152,31 @@ pub async fn resolve<M: Metadata>(
     if let Some(previous) = opts.previous {
         walker.keep_locked(previous, opts.unlocked);
     }
+    let time = match opts.resolution_mode {
+        mode::ResolutionMode::Highest => None,
+        mode::ResolutionMode::LowestDirect => {
+            walker.set_mode(mode::Mode {
+                lowest_direct: true,
+                published_by: None,
+            });
+            None
+        }
+        mode::ResolutionMode::TimeBased => {
+            walker.set_mode(mode::Mode {
+                lowest_direct: true,
+                published_by: None,
+            });
+            let picks = walker.direct_registry_picks(&importers).await;
+            let (published_by, dates) = mode::time_ceiling(&picks, |name| {
+                walker.graph.packuments.get(name).map(|p| &**p)
+            });
+            walker.set_mode(mode::Mode {
+                lowest_direct: true,
+                published_by,
+            });
+            Some(dates)
+        }
+    };
     let mut peer_issues = false;
     for importer in &importers {
         let index = walker.add_importer(*importer).await?;
@@ -195,6 +223,7 @@ pub async fn resolve<M: Metadata>(
         },
     );
     lockfile.package_extensions_checksum = opts.package_extensions_checksum.clone();
+    lockfile.time = time;
     if let Some(patches) = opts.patches.filter(|p| !p.is_empty()) {
         lockfile.patched_dependencies = Some(
             patches

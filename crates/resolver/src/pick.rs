@@ -77,6 +77,39 @@ pub fn pick<'p>(
     }
 }
 
+/// The version `selector` picks for a direct dependency under
+/// `resolutionMode: lowest-direct` or `time-based` (docs/resolution.md
+/// §19): a range gets its lowest satisfying version, in the heaviest
+/// preferred group if any (deprecation and `latest` do not matter);
+/// `*` the lowest version of all, prereleases included. Versions and
+/// dist-tags pick as [`pick`] does.
+pub fn pick_lowest<'p>(
+    packument: &'p Packument,
+    selector: &Selector,
+    weight: &dyn Fn(&Version) -> u32,
+    eligible: &dyn Fn(&Version) -> bool,
+) -> Option<&'p Version> {
+    let Selector::Range(range) = selector else {
+        return pick(packument, selector, weight, eligible);
+    };
+    let candidates = || {
+        packument
+            .versions
+            .iter()
+            .map(|(v, _)| v)
+            .filter(|v| eligible(v))
+    };
+    let satisfying = || candidates().filter(|v| v.satisfies(range));
+    let heaviest = satisfying().map(weight).max().unwrap_or(0);
+    if heaviest > 0 {
+        return satisfying().filter(|v| weight(v) == heaviest).min();
+    }
+    if matches!(range.to_string().as_str(), "*" | ">=0.0.0") {
+        return candidates().min();
+    }
+    satisfying().min()
+}
+
 fn is_deprecated(json: &str) -> bool {
     json.contains("\"deprecated\"")
         && VersionManifest::parse(json).is_ok_and(|m| m.deprecated.is_some())

@@ -44,6 +44,8 @@ pub struct RegistryMetadata<'a> {
     /// abbreviated document changed after it gets its full document, for
     /// the publish times, as pnpm 12 does (docs/resolution.md §1).
     pub cutoff_ms: Option<i64>,
+    /// Every package gets its full document (`resolutionMode: time-based`).
+    full: bool,
     cells: Mutex<HashMap<String, Cell>>,
 }
 
@@ -61,11 +63,21 @@ impl<'a> RegistryMetadata<'a> {
             registries,
             offline,
             cutoff_ms,
+            full: false,
             cells: Mutex::default(),
         }
     }
 
+    /// Full documents for every package, when `full`.
+    pub fn with_full_documents(mut self, full: bool) -> Self {
+        self.full = full;
+        self
+    }
+
     async fn fetch(&self, name: &str) -> Result<Arc<Packument>, ResolveError> {
+        if self.full {
+            return self.fetch_kind(name, Kind::Full).await;
+        }
         let abbreviated = self.fetch_kind(name, Kind::Abbreviated).await?;
         let Some(cutoff) = self.cutoff_ms else {
             return Ok(abbreviated);

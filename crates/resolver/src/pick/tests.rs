@@ -85,3 +85,30 @@ fn preferred_versions_win_over_latest_and_deprecation() {
     let young = pick(&p, &spec, &|_| 0, &|v| v.to_string() != "1.2.0");
     assert_eq!(young.map(|v| v.to_string()).as_deref(), Some("1.0.0"));
 }
+
+#[test]
+fn lowest_direct_picks_the_lowest_satisfying_version() {
+    let p = packument(
+        &["0.9.0-rc.1", "1.0.0d", "1.1.0", "1.2.0", "2.0.0"],
+        "1.2.0",
+        &[],
+    );
+    let lowest = |spec: &str, weight: &dyn Fn(&Version) -> u32| {
+        let Spec::Registry(spec) = parse("p", spec) else {
+            panic!("{spec}")
+        };
+        pick_lowest(&p, &spec.selector, weight, &|v| v.to_string() != "1.1.0")
+            .map(|v| v.to_string())
+    };
+    // Deprecated and not `latest`, still the lowest; ineligible skipped.
+    assert_eq!(lowest("^1.0.0", &|_| 0).as_deref(), Some("1.0.0"));
+    assert_eq!(lowest(">=1.1.0", &|_| 0).as_deref(), Some("1.2.0"));
+    // `*`: the lowest of all, prereleases included.
+    assert_eq!(lowest("*", &|_| 0).as_deref(), Some("0.9.0-rc.1"));
+    // Preferred versions first, the lowest of the heaviest group.
+    let prefer = |v: &Version| u32::from(v.major() == 2 || v.minor() == 2);
+    assert_eq!(lowest(">=1.0.0", &prefer).as_deref(), Some("1.2.0"));
+    // Tags and exact versions as `pick` does.
+    assert_eq!(lowest("latest", &|_| 0).as_deref(), Some("1.2.0"));
+    assert_eq!(lowest("2.0.0", &|_| 0).as_deref(), Some("2.0.0"));
+}
