@@ -225,6 +225,69 @@ fn resolution_modes_resolve_like_pnpm() {
     }
 }
 
+/// `file:` tarballs: the manifest and integrity read from the archive; in
+/// a workspace project, the path relative to it.
+#[test]
+fn tarball_dependencies_resolve_like_pnpm() {
+    // One archive, copied to both sides: the integrity must be the same.
+    let tmp = tempfile::tempdir().unwrap();
+    let archive = tmp.path().join("dp.tgz");
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("../testing/packages/pq-dup-parent-a");
+    let status = std::process::Command::new("tar")
+        .arg("czf")
+        .arg(&archive)
+        .arg("-C")
+        .arg(&fixture)
+        .args(["--transform", "s,^1\\.0\\.0,package,", "1.0.0"])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let place = |dir: &Path| {
+        std::fs::create_dir_all(dir).unwrap();
+        std::fs::copy(&archive, dir.join("dp.tgz")).unwrap();
+    };
+    let lockfile = resolves_like_pnpm("basic", &|project| {
+        place(&project.join("vendor"));
+        with_dependency(project, "dp", "file:vendor/dp.tgz");
+    });
+    assert!(
+        lockfile.contains("tarball: file:vendor/dp.tgz}") && lockfile.contains("pq-dup: 1.0.0"),
+        "{lockfile}"
+    );
+    resolves_like_pnpm("workspace", &|project| {
+        let app = project.join("packages/app");
+        place(&app);
+        with_dependency(&app, "dp", "file:./dp.tgz");
+    });
+}
+
+/// A `file:` tarball that is missing or not a gzip archive fails the
+/// resolution with the reason, as pnpm 12.21 does, and writes nothing.
+#[test]
+fn a_broken_tarball_dependency_is_refused() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let project = tmp.path().join("project");
+    prepare_project("basic", &project, &registry.url());
+    std::fs::remove_file(project.join("pnpm-lock.yaml")).unwrap();
+    let env = PnpmEnv::new(&tmp.path().join("env"), &registry.url());
+    with_dependency(&project, "dp", "file:vendor/dp.tgz");
+    let out = pacquet(&env, &project, &["install"]);
+    fails_with(&out, "ERR_PNPM_LINKED_PKG_DIR_NOT_FOUND");
+    assert!(
+        stderr(&out).contains("as it does not exist"),
+        "{}",
+        stderr(&out)
+    );
+    std::fs::create_dir_all(project.join("vendor")).unwrap();
+    std::fs::write(project.join("vendor/dp.tgz"), b"\x1f\x8bbroken").unwrap();
+    let out = pacquet(&env, &project, &["install"]);
+    fails_with(&out, "ERR_PNPM_LINKED_PKG_DIR_NOT_FOUND");
+    assert!(stderr(&out).contains("dp.tgz"), "{}", stderr(&out));
+    assert!(!project.join("pnpm-lock.yaml").exists());
+    assert!(!project.join("node_modules").exists());
+}
+
 /// `file:` directories: a package with dependencies, a bin and a peer
 /// (under another alias), and a directory without a package.json, named
 /// after itself; in a workspace project, relative to that project.
@@ -714,11 +777,11 @@ fn what_resolution_cannot_do_is_refused() {
     prepare_project("basic", &project, &registry.url());
     std::fs::remove_file(project.join("pnpm-lock.yaml")).unwrap();
     let env = PnpmEnv::new(&tmp.path().join("env"), &registry.url());
-    with_dependency(&project, "local", "file:./local.tgz");
+    with_dependency(&project, "local", "git+https://example.invalid/x.git");
     let out = pacquet(&env, &project, &["install"]);
     fails_with(&out, "ERR_PACQUET_RESOLUTION_NOT_SUPPORTED");
     assert!(
-        stderr(&out).contains("file:./local.tgz"),
+        stderr(&out).contains("git+https://example.invalid/x.git"),
         "{}",
         stderr(&out)
     );

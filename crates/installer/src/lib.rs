@@ -23,6 +23,7 @@ mod install;
 mod lexical;
 mod link_gate;
 mod local;
+mod local_tarball;
 pub mod manifest_edit;
 mod memory;
 mod phases;

@@ -117,6 +117,7 @@ pub(crate) fn resolve_lockfile(
             Err(e) => Err(format!("{}: {e}", file.display())),
         }
     };
+    let read_tarball = |path: &str| crate::local_tarball::read(&config.workspace_root.join(path));
     let opts = ResolveOptions {
         auto_install_peers: config.auto_install_peers,
         exclude_links_from_lockfile: config.exclude_links_from_lockfile,
@@ -140,6 +141,7 @@ pub(crate) fn resolve_lockfile(
         overrides: &overrides,
         catalogs: &config.catalogs,
         read_directory: Some(&read_directory),
+        read_tarball: Some(&read_tarball),
         ignored_optional_dependencies: &config.ignored_optional_dependencies,
         inject_workspace_packages: config.inject_workspace_packages,
         dedupe_injected_deps: config.dedupe_injected_deps,

@@ -136,7 +136,7 @@ pub enum ResolveError {
     #[diagnostic(
         code(ERR_PNPM_LINKED_PKG_DIR_NOT_FOUND),
         help(
-            "A file: path is relative to the project that declares it; check that the directory exists and its package.json is valid JSON."
+            "A file: path is relative to the project that declares it; check that the directory or tarball exists and its package.json is valid JSON."
         )
     )]
     DirectoryDependency {

@@ -252,7 +252,11 @@ pub struct Walker<'a, M> {
     /// Reads the `package.json` of a directory (a path from the workspace
     /// root): what `file:` dependencies need.
     read_directory: Option<ReadDirectory<'a>>,
-    /// The manifests of the `file:` directories met, by package id.
+    /// Reads a `file:` tarball (a path from the workspace root): its
+    /// `package.json` and integrity.
+    read_tarball: Option<ReadTarball<'a>>,
+    /// The manifests of the `file:` directories and tarballs met, by
+    /// package id.
     directories: HashMap<PkgId, VersionManifest>,
     /// `ignoredOptionalDependencies` patterns.
     ignored_optionals: &'a [String],
@@ -271,6 +275,15 @@ pub struct Walker<'a, M> {
 /// Reads a directory's `package.json`, given its path from the workspace
 /// root; the error says why it could not.
 pub type ReadDirectory<'a> = &'a dyn Fn(&str) -> Result<serde_json::Value, String>;
+
+/// Reads a tarball's `package.json` and its integrity (`sha512-…`), given
+/// its path from the workspace root; the error says why it could not.
+pub type ReadTarball<'a> = &'a dyn Fn(&str) -> Result<(serde_json::Value, String), String>;
+
+/// Whether a `file:` path names a tarball rather than a directory.
+pub fn is_tarball_path(path: &str) -> bool {
+    path.ends_with(".tgz") || path.ends_with(".tar.gz") || path.ends_with(".tar")
+}
 
 impl<'a, M: Metadata> Walker<'a, M> {
     pub fn new(
@@ -293,6 +306,7 @@ impl<'a, M: Metadata> Walker<'a, M> {
             overrides: None,
             catalogs: None,
             read_directory: None,
+            read_tarball: None,
             directories: HashMap::new(),
             ignored_optionals: &[],
             inject_workspace_packages: false,
@@ -300,6 +314,11 @@ impl<'a, M: Metadata> Walker<'a, M> {
             link_workspace_packages: false,
             mode: crate::mode::Mode::default(),
         }
+    }
+
+    /// How `file:` tarballs are read; without it they are refused.
+    pub fn set_read_tarball(&mut self, read: ReadTarball<'a>) {
+        self.read_tarball = Some(read);
     }
 
     /// `resolutionMode` other than `highest` (docs/resolution.md §19).
@@ -393,10 +412,26 @@ impl<'a, M: Metadata> Walker<'a, M> {
             spec: specifier.to_owned(),
             importer: importer.to_owned(),
         };
-        if path.ends_with(".tgz") || path.ends_with(".tar.gz") || path.ends_with(".tar") {
-            return Err(unsupported());
+        let target = from_root(importer, path);
+        if is_tarball_path(path) {
+            let read = self.read_tarball.ok_or_else(unsupported)?;
+            let (json, integrity) =
+                read(&target).map_err(|reason| ResolveError::DirectoryDependency {
+                    alias: alias.to_owned(),
+                    spec: specifier.to_owned(),
+                    reason,
+                })?;
+            let mut manifest = VersionManifest::from_value(&json);
+            if manifest.name.is_empty() {
+                manifest.name = alias.to_owned();
+            }
+            manifest.tarball = Some(format!("file:{target}"));
+            manifest.integrity = Some(integrity);
+            let id = format!("{}@file:{target}", manifest.name);
+            self.directories.insert(id.clone(), manifest);
+            return Ok(Some(id));
         }
-        self.directory_package(importer, alias, specifier, &from_root(importer, path))
+        self.directory_package(importer, alias, specifier, &target)
             .map(Some)
     }
 

@@ -73,6 +73,9 @@ pub struct ResolveOptions<'a> {
     pub dedupe_injected_deps: bool,
     /// Reads a `file:` directory's manifest; `None` refuses them.
     pub read_directory: Option<graph::ReadDirectory<'a>>,
+    /// Reads a `file:` tarball's manifest and integrity; `None` refuses
+    /// them.
+    pub read_tarball: Option<graph::ReadTarball<'a>>,
     /// `resolutionMode`.
     pub resolution_mode: mode::ResolutionMode,
 }
@@ -148,6 +151,9 @@ pub async fn resolve<M: Metadata>(
     walker.set_link_workspace_packages(opts.link_workspace_packages);
     if let Some(read) = opts.read_directory {
         walker.set_read_directory(read);
+    }
+    if let Some(read) = opts.read_tarball {
+        walker.set_read_tarball(read);
     }
     if let Some(previous) = opts.previous {
         walker.keep_locked(previous, opts.unlocked);

@@ -144,7 +144,9 @@ fn optional_snapshots<'p>(graph: &Graph, peers: &'p PeerResolution) -> HashSet<&
 
 fn package_info(id: &str, package: &Package, opts: &LockfileOptions) -> PackageInfo {
     let manifest = &package.manifest;
-    let directory = crate::graph::id_version(id).strip_prefix("file:");
+    let directory = crate::graph::id_version(id)
+        .strip_prefix("file:")
+        .filter(|path| !crate::graph::is_tarball_path(path));
     let integrity = manifest
         .integrity
         .clone()
@@ -210,6 +212,10 @@ fn package_info(id: &str, package: &Package, opts: &LockfileOptions) -> PackageI
         peer_dependencies: (!peer_dependencies.is_empty())
             .then(|| peer_dependencies.into_iter().collect()),
         peer_dependencies_meta: (!peer_meta.is_empty()).then(|| peer_meta.into_iter().collect()),
+        // A key that does not say the version (a `file:` tarball) is
+        // followed by it; a directory's is not (pnpm 12.21).
+        version: (directory.is_none() && crate::graph::id_version(id) != manifest.version)
+            .then(|| manifest.version.clone()),
         ..PackageInfo::new(resolution)
     }
 }

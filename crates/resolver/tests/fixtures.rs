@@ -79,6 +79,7 @@ async fn resolved_lockfile(registry: &Registry, project: &str) -> String {
         overrides: &Default::default(),
         catalogs: &Default::default(),
         read_directory: None,
+        read_tarball: None,
         ignored_optional_dependencies: &[],
         inject_workspace_packages: false,
         dedupe_injected_deps: true,
