@@ -955,6 +955,32 @@ fn add_writes_what_pnpm_writes() {
     }
 }
 
+/// `add` prefers what the project and its lockfile have: a range the
+/// locked versions (also of a dependency's dependency), a dist-tag the
+/// prefix of the project's specifier, and a bare name the project already
+/// has keeps its specifier.
+#[test]
+fn add_prefers_what_the_project_and_lockfile_have() {
+    let manifest = |existing: &'static str| {
+        move |project: &Path| {
+            std::fs::write(
+                project.join("package.json"),
+                format!(
+                    r#"{{"name": "x", "version": "1.0.0", "dependencies": {{"pq-dup-parent-a": "1.0.0", "pq-plain": "{existing}"}}}}"#
+                ),
+            )
+            .unwrap();
+        }
+    };
+    edits_like_pnpm_from(
+        "basic",
+        &manifest("1.0.0"),
+        &["add", "pq-plain@^1.0.0", "pq-dup@>=1"],
+    );
+    edits_like_pnpm_from("basic", &manifest("~1.0.0"), &["add", "pq-plain@latest"]);
+    edits_like_pnpm_from("basic", &manifest(">=1.0.0"), &["add", "pq-plain"]);
+}
+
 #[test]
 fn add_in_a_workspace_project_and_with_w() {
     edits_like_pnpm("workspace", "packages/lib", &["add", "pq-dup@2.0.0"]);

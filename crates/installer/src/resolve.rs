@@ -178,12 +178,15 @@ pub(crate) fn resolve_lockfile(
 }
 
 /// The version `selector` (a dist-tag, version or range) picks for `name`
-/// from its registry, as resolution would pick it: what `add` writes.
+/// from its registry, preferring what `preferred` selects (the versions
+/// the lockfile has, the project's specifier), as pnpm 12.21's `add` and
+/// `update` pick (docs/resolution.md §11): what they write.
 pub fn pick_version(
     config: &Config,
     runtime: &tokio::runtime::Handle,
     name: &str,
     selector: &str,
+    preferred: &[String],
 ) -> Result<String, InstallError> {
     let access = RegistryAccess::new(config)?;
     runtime
@@ -193,8 +196,26 @@ pub fn pick_version(
             selector,
             &|p, v| access.mature(p, v),
             !config.minimum_release_age_strict.unwrap_or(false),
+            ResolutionMode::parse(&config.resolution_mode)
+                .is_some_and(|mode| mode != ResolutionMode::Highest),
+            preferred,
         ))
         .map_err(InstallError::Resolve)
+}
+
+/// The versions of each package name the workspace's lockfile has (none
+/// without a readable one): what `add` prefers.
+pub fn locked_versions(config: &Config) -> std::collections::HashMap<String, Vec<String>> {
+    let mut out: std::collections::HashMap<String, Vec<String>> = Default::default();
+    let path = config.workspace_root.join(LOCKFILE_NAME);
+    if let Ok(Some(lockfile)) = pacquet_lockfile::read_lockfile(&path) {
+        for key in lockfile.packages.keys() {
+            out.entry(key.name().to_owned())
+                .or_default()
+                .push(key.version().to_owned());
+        }
+    }
+    out
 }
 
 /// What reaching the registries for resolution takes: the network

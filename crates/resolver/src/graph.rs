@@ -1124,7 +1124,7 @@ fn registry_spec(
 }
 
 /// Whether a preferred selector matches `version`.
-fn selects(packument: &Packument, selector: &Selector, version: &Version) -> bool {
+pub(crate) fn selects(packument: &Packument, selector: &Selector, version: &Version) -> bool {
     match selector {
         Selector::Version(v) => v == version,
         Selector::Range(range) => version.satisfies(range),

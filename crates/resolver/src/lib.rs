@@ -87,14 +87,19 @@ pub struct Resolved {
     pub peer_issues: bool,
 }
 
-/// The version `selector` picks for `name` (no preferences; versions
-/// `eligible` refuses only when nothing else fits and `age_fallback`).
+/// The version `selector` picks for `name` (versions `eligible` refuses
+/// only when nothing else fits and `age_fallback`): a range prefers the
+/// versions most of `preferred` (versions and ranges: what the lockfile
+/// has, the project's current specifier) select, and gets the lowest of
+/// them when `lowest` (`resolutionMode` other than `highest`).
 pub async fn pick_for<M: Metadata>(
     metadata: &M,
     name: &str,
     selector: &str,
     eligible: graph::Eligible<'_>,
     age_fallback: bool,
+    lowest: bool,
+    preferred: &[String],
 ) -> Result<String, ResolveError> {
     let spec = match spec::parse(name, selector) {
         spec::Spec::Registry(spec) => spec,
@@ -107,16 +112,31 @@ pub async fn pick_for<M: Metadata>(
         }
     };
     let packument = metadata.packument(name).await?;
-    pick::pick(&packument, &spec.selector, &|_| 0, &|v| {
-        eligible(&packument, v)
-    })
-    .or_else(|| {
-        age_fallback
-            .then(|| pick::pick(&packument, &spec.selector, &|_| 0, &|_| true))
-            .flatten()
-    })
-    .map(|v| v.to_string())
-    .ok_or_else(|| graph::no_matching_version(&packument, name, &spec, metadata.registry(name)))
+    let preferred: Vec<spec::Selector> = preferred
+        .iter()
+        .filter(|raw| raw.as_str() != selector)
+        .filter_map(|raw| match spec::parse(name, raw) {
+            spec::Spec::Registry(spec) => Some(spec.selector),
+            spec::Spec::Other(_) => None,
+        })
+        .collect();
+    let weight = |v: &nodejs_semver::Version| -> u32 {
+        preferred
+            .iter()
+            .filter(|s| graph::selects(&packument, s, v))
+            .count() as u32
+    };
+    let choose = |eligible: &dyn Fn(&nodejs_semver::Version) -> bool| {
+        if lowest {
+            pick::pick_lowest(&packument, &spec.selector, &weight, eligible)
+        } else {
+            pick::pick(&packument, &spec.selector, &weight, eligible)
+        }
+    };
+    choose(&|v| eligible(&packument, v))
+        .or_else(|| age_fallback.then(|| choose(&|_| true)).flatten())
+        .map(|v| v.to_string())
+        .ok_or_else(|| graph::no_matching_version(&packument, name, &spec, metadata.registry(name)))
 }
 
 /// Resolves the projects' dependencies into a lockfile. Projects are

@@ -14,7 +14,8 @@ use crate::args::{AddArgs, Cli, CommonInstallArgs, RemoveArgs, UpdateArgs};
 type Failure = Box<dyn Diagnostic + Send + Sync>;
 
 pub fn add(cli: &Cli, args: &AddArgs, runtime: &tokio::runtime::Handle) -> Result<(), Failure> {
-    change_then_install(cli, &args.install, runtime, "add", |config, _| {
+    change_then_install(cli, &args.install, runtime, "add", |config, manifest| {
+        let locked = pacquet_installer::locked_versions(config);
         let group = if args.save_dev || args.save_peer {
             "devDependencies"
         } else if args.save_optional {
@@ -25,7 +26,8 @@ pub fn add(cli: &Cli, args: &AddArgs, runtime: &tokio::runtime::Handle) -> Resul
         let exact = args.save_exact || config.save_exact;
         let mut edits = Vec::new();
         for raw in &args.packages {
-            let (alias, specifier) = specifier_to_save(config, runtime, raw, exact)?;
+            let (alias, specifier) =
+                specifier_to_save(config, runtime, raw, exact, manifest, &locked)?;
             if args.save_peer {
                 edits.push(Edit::AddPeer {
                     alias: alias.clone(),
@@ -145,7 +147,7 @@ fn change_then_install(
     }
     for dir in dirs {
         let (manifest, change) = change_manifest(&config, &dir, &plan)?;
-        edited.push(manifest);
+        edited.extend(manifest);
         if let Some(more) = change {
             let names = &mut update.get_or_insert_with(Default::default).names;
             names.extend(more.names);
@@ -157,12 +159,13 @@ fn change_then_install(
 }
 
 /// Writes the change `plan` makes of the manifest in `dir`; returns it as
-/// the install records it, and what the change updates.
+/// the install records it (`None`: nothing changed, the file is as it
+/// was), and what the change updates.
 fn change_manifest(
     config: &Config,
     dir: &Path,
     plan: &impl Fn(&Config, &serde_json::Value) -> Result<ManifestChange, Failure>,
-) -> Result<(EditedManifest, Option<pacquet_installer::Update>), Failure> {
+) -> Result<(Option<EditedManifest>, Option<pacquet_installer::Update>), Failure> {
     let path = dir.join("package.json");
     let text = std::fs::read_to_string(&path).map_err(|source| {
         Box::new(EditCommandError::Read {
@@ -191,6 +194,12 @@ fn change_manifest(
         EditError::NotJson(reason) => invalid(reason),
         EditError::NotAnObject => invalid("not a JSON object".to_owned()),
     })?;
+    // An edit that changes nothing leaves the file as it is, formatting
+    // included (pnpm 12.21: `add` of a dependency the project has as is).
+    if serde_json::from_str::<serde_json::Value>(&written.text).is_ok_and(|after| after == manifest)
+    {
+        return Ok((None, change.update));
+    }
     pacquet_state::write_atomic(&path, written.text.as_bytes()).map_err(|source| {
         Box::new(EditCommandError::Write {
             path: path.clone(),
@@ -206,7 +215,7 @@ fn change_manifest(
         edited.manifest = manifest;
         edited.stat_before = Some(stat);
     }
-    Ok((edited, change.update))
+    Ok((Some(edited), change.update))
 }
 
 /// `(package name, specifier to write)` for a registry dependency `update`
@@ -237,7 +246,8 @@ fn updated_specifier(
             None => return Ok(Some((registry.name, spec.to_owned()))),
         },
     };
-    let picked = pacquet_installer::pick_version(config, runtime, &registry.name, &selector)
+    // `update` moves past what the lockfile has: no preferences.
+    let picked = pacquet_installer::pick_version(config, runtime, &registry.name, &selector, &[])
         .map_err(|e| Box::new(e) as Failure)?;
     let written = format!("{prefix}{picked}");
     let specifier = if spec.trim_start().starts_with("npm:") {
@@ -292,17 +302,28 @@ fn project_dirs(
 /// `(alias, specifier)` to write for `raw` (`name`, `name@selector`,
 /// `alias@npm:name@selector`): a dist-tag (or none, `latest`) becomes
 /// `savePrefix` + the version it picks; a version or range is kept, or with
-/// `--save-exact` replaced by the version it picks.
+/// `--save-exact` replaced by the version it picks. A bare name the
+/// project already depends on keeps its specifier; a range prefers the
+/// versions `locked` has and the project's specifier selects (pnpm 12.21,
+/// docs/resolution.md §11).
 fn specifier_to_save(
     config: &Config,
     runtime: &tokio::runtime::Handle,
     raw: &str,
     exact: bool,
+    manifest: &serde_json::Value,
+    locked: &std::collections::HashMap<String, Vec<String>>,
 ) -> Result<(String, String), Failure> {
     let (alias, given) = match raw[1.min(raw.len())..].find('@') {
         Some(at) => (&raw[..at + 1], Some(&raw[at + 2..])),
         None => (raw, None),
     };
+    let current = ["dependencies", "devDependencies", "optionalDependencies"]
+        .iter()
+        .find_map(|group| manifest.get(group)?.get(alias)?.as_str());
+    if let (None, Some(current)) = (given, current) {
+        return Ok((alias.to_owned(), current.to_owned()));
+    }
     let prefix = if exact {
         ""
     } else {
@@ -325,11 +346,22 @@ fn specifier_to_save(
     // `pq-deep-1@^1.0.0` → `^1.0.0`).
     let prefix = match &selector {
         Selector::Range(_) => simple_prefix(&raw_selector).unwrap_or(prefix),
+        // A dist-tag for a dependency the project has takes the prefix of
+        // its `^x.y.z`, `~x.y.z` or exact specifier (pnpm 12.21: `~1.0.0`
+        // and `@latest` → `~1.1.0`).
+        Selector::Tag(_) if !exact => current.and_then(simple_prefix).unwrap_or(prefix),
         _ => prefix,
     };
     let written = if matches!(selector, Selector::Version(_)) {
         raw_selector
     } else {
+        let preferred: Vec<String> = locked
+            .get(&name)
+            .into_iter()
+            .flatten()
+            .cloned()
+            .chain(current.map(str::to_owned))
+            .collect();
         let picked = pacquet_installer::pick_version(
             config,
             runtime,
@@ -339,6 +371,7 @@ fn specifier_to_save(
             } else {
                 &raw_selector
             },
+            &preferred,
         )
         .map_err(|e| Box::new(e) as Failure)?;
         format!("{prefix}{picked}")
