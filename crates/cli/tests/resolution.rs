@@ -979,6 +979,13 @@ fn add_prefers_what_the_project_and_lockfile_have() {
     );
     edits_like_pnpm_from("basic", &manifest("~1.0.0"), &["add", "pq-plain@latest"]);
     edits_like_pnpm_from("basic", &manifest(">=1.0.0"), &["add", "pq-plain"]);
+    // The lowest of the preferred versions with `resolutionMode:
+    // lowest-direct`: pq-plain stays at the locked 1.1.0, pq-dup gets 1.0.0.
+    edits_like_pnpm_from(
+        "basic",
+        &|project| with_settings(project, "resolutionMode: lowest-direct\n"),
+        &["add", "pq-plain@1", "pq-dup@>=1 <3"],
+    );
 }
 
 #[test]
