@@ -930,6 +930,8 @@ fn add_writes_what_pnpm_writes() {
     );
     // Other ranges take `savePrefix` + the version picked.
     edits_like_pnpm("basic", ".", &["add", "pq-plain@1", "pq-dup@>=1 <3"]);
+    // A range never becomes exact; `~` stays `~` in any form.
+    edits_like_pnpm("basic", ".", &["add", "-E", "pq-plain@1", "pq-dup@~1"]);
     // A manifest on one line stays on one line.
     edits_like_pnpm_from(
         "basic",

@@ -340,12 +340,16 @@ fn specifier_to_save(
         Spec::Other(_) => return Ok((alias.to_owned(), given.to_owned())),
     };
     let (selector, raw_selector) = selector;
-    // A `^x.y.z` or `~x.y.z` keeps its prefix, `saveExact` or not; another
-    // range takes `savePrefix` (pnpm 12.21: `pq-plain@1` → `^1.1.0`,
-    // `@pq/plain@~1.0.0` → `~1.0.0`, and with `saveExact`
-    // `pq-deep-1@^1.0.0` → `^1.0.0`).
+    // A range never becomes exact: one written with `^` or `~` keeps it,
+    // another takes `savePrefix`, `saveExact` or not (pnpm 12.21:
+    // `pq-plain@1` → `^1.1.0`, `pq-plain@~1` → `~1.1.0`, and with
+    // `saveExact` `pq-plain@1` → `^1.1.0`, `pq-deep-1@^1.0.0` → `^1.0.0`).
     let prefix = match &selector {
-        Selector::Range(_) => simple_prefix(&raw_selector).unwrap_or(prefix),
+        Selector::Range(_) => match raw_selector.trim_start().chars().next() {
+            Some('^') => "^",
+            Some('~') => "~",
+            _ => config.save_prefix.as_str(),
+        },
         // A dist-tag for a dependency the project has takes the prefix of
         // its `^x.y.z`, `~x.y.z` or exact specifier (pnpm 12.21: `~1.0.0`
         // and `@latest` → `~1.1.0`).
