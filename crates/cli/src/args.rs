@@ -151,7 +151,7 @@ pub struct UpdateArgs {
     #[arg(short = 'L', long)]
     pub latest: bool,
     #[command(flatten)]
-    pub install: CommonInstallArgs,
+    pub install: EditInstallArgs,
 }
 
 #[derive(Debug, clap::Args)]
@@ -171,7 +171,7 @@ pub struct AddArgs {
     #[arg(long, conflicts_with = "save_optional")]
     pub save_peer: bool,
     #[command(flatten)]
-    pub install: CommonInstallArgs,
+    pub install: EditInstallArgs,
 }
 
 #[derive(Debug, clap::Args)]
@@ -179,7 +179,7 @@ pub struct RemoveArgs {
     #[arg(required = true, value_name = "PACKAGE")]
     pub packages: Vec<String>,
     #[command(flatten)]
-    pub install: CommonInstallArgs,
+    pub install: EditInstallArgs,
 }
 
 /// The install flags every installing command takes (`add`, `remove` and
@@ -207,15 +207,27 @@ pub struct CommonInstallArgs {
     pub registry: Option<String>,
 }
 
-impl CommonInstallArgs {
+/// What `add`, `remove` and `update` take: the install flags, and
+/// `--lockfile-only`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct EditInstallArgs {
+    #[command(flatten)]
+    pub common: CommonInstallArgs,
+
+    /// Write package.json and pnpm-lock.yaml only; install nothing.
+    #[arg(long)]
+    pub lockfile_only: bool,
+}
+
+impl EditInstallArgs {
     /// The install that follows the edit: it resolves what changed.
     pub fn install_args(&self) -> InstallArgs {
         InstallArgs {
             frozen_lockfile: false,
             // The edit is resolved, in CI too.
             no_frozen_lockfile: true,
-            lockfile_only: false,
-            common: self.clone(),
+            lockfile_only: self.lockfile_only,
+            common: self.common.clone(),
             groups: GroupArgs {
                 prod: false,
                 dev: false,

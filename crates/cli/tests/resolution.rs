@@ -1077,6 +1077,10 @@ fn update_writes_what_pnpm_writes() {
         &["update", "--latest"],
         &["update", "pq-dup", "--latest"],
         &["update", "plain-alias"],
+        // Only package.json and the lockfile, as pnpm 12.21 writes them.
+        &["update", "--latest", "--lockfile-only"],
+        &["add", "--lockfile-only", "pq-deep-1"],
+        &["remove", "--lockfile-only", "pq-dup"],
     ] {
         edits_like_pnpm_from(
             "aliases",

@@ -9,7 +9,7 @@ use pacquet_installer::EditedManifest;
 use pacquet_installer::manifest_edit::{Edit, EditError, edit};
 use pacquet_resolver::spec::{Selector, Spec, parse};
 
-use crate::args::{AddArgs, Cli, CommonInstallArgs, RemoveArgs, UpdateArgs};
+use crate::args::{AddArgs, Cli, EditInstallArgs, RemoveArgs, UpdateArgs};
 
 type Failure = Box<dyn Diagnostic + Send + Sync>;
 
@@ -131,7 +131,7 @@ impl ManifestChange {
 /// manifest, and installs.
 fn change_then_install(
     cli: &Cli,
-    flags: &CommonInstallArgs,
+    flags: &EditInstallArgs,
     runtime: &tokio::runtime::Handle,
     command: &'static str,
     plan: impl Fn(&Config, &serde_json::Value) -> Result<ManifestChange, Failure>,
