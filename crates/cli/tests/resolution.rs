@@ -455,6 +455,33 @@ fn link_workspace_packages_resolves_like_pnpm() {
     assert!(lockfile.contains(
         "      pq-util:\n        specifier: ^1.0.0\n        version: link:packages/util"
     ));
+    // Projects that the registry also has: one older than the registry's
+    // newest (the registry wins), one newer (linked); with
+    // `preferWorkspacePackages`, both linked.
+    for prefer in ["", "preferWorkspacePackages: true\n"] {
+        let lockfile = resolves_like_pnpm("workspace", &|project| {
+            with_settings(project, &format!("linkWorkspacePackages: true\n{prefer}"));
+            for (name, version) in [("pq-plain", "1.0.0"), ("pq-dup", "1.5.0")] {
+                let dir = project.join("packages").join(name);
+                std::fs::create_dir_all(&dir).unwrap();
+                std::fs::write(
+                    dir.join("package.json"),
+                    format!(r#"{{"name": "{name}", "version": "{version}"}}"#),
+                )
+                .unwrap();
+                with_dependency(project, name, "^1.0.0");
+            }
+        });
+        assert_eq!(
+            lockfile.contains("version: link:packages/pq-plain"),
+            !prefer.is_empty(),
+            "{lockfile}"
+        );
+        assert!(
+            lockfile.contains("version: link:packages/pq-dup"),
+            "{lockfile}"
+        );
+    }
 }
 
 /// `strictPeerDependencies: true` fails where pnpm 12.21 finds peer

@@ -135,6 +135,7 @@ pub(crate) fn resolve_lockfile(
         },
         patches: (!patches.is_empty()).then_some(&patches),
         link_workspace_packages: config.link_workspace_packages == serde_json::Value::Bool(true),
+        prefer_workspace_packages: config.prefer_workspace_packages,
         package_extensions_checksum: extensions_checksum,
         previous: previous.as_ref(),
         unlocked: &unlocked,
@@ -296,10 +297,6 @@ fn refuse_unsupported(config: &Config) -> Result<(), InstallError> {
         (
             !matches!(config.link_workspace_packages, serde_json::Value::Bool(_)),
             "linkWorkspacePackages: deep (when resolving)",
-        ),
-        (
-            config.prefer_workspace_packages,
-            "preferWorkspacePackages: true (when resolving)",
         ),
         (
             ResolutionMode::parse(&config.resolution_mode).is_none(),

@@ -206,6 +206,10 @@ enum Parent {
         group: Group,
         specifier: String,
         catalog: Option<CatalogLookup>,
+        /// With `linkWorkspacePackages`, the workspace project (its
+        /// directory) the range also admits: linked unless the registry
+        /// has a higher version (docs/resolution.md §17).
+        workspace: Option<String>,
     },
     AutoPeer,
     Package(PkgId),
@@ -267,6 +271,9 @@ pub struct Walker<'a, M> {
     /// `linkWorkspacePackages: true`: the projects' ranges that a
     /// workspace project satisfies link to it.
     link_workspace_packages: bool,
+    /// `preferWorkspacePackages: true`: such a project is linked even when
+    /// the registry has a higher version.
+    prefer_workspace_packages: bool,
     /// `resolutionMode`: what the projects' own dependencies pick, and
     /// the publish-time ceiling of everything else (docs/resolution.md §19).
     mode: crate::mode::Mode,
@@ -312,6 +319,7 @@ impl<'a, M: Metadata> Walker<'a, M> {
             inject_workspace_packages: false,
             patches: None,
             link_workspace_packages: false,
+            prefer_workspace_packages: false,
             mode: crate::mode::Mode::default(),
         }
     }
@@ -326,9 +334,10 @@ impl<'a, M: Metadata> Walker<'a, M> {
         self.mode = mode;
     }
 
-    /// `linkWorkspacePackages: true`.
-    pub fn set_link_workspace_packages(&mut self, link: bool) {
+    /// `linkWorkspacePackages: true`, and `preferWorkspacePackages`.
+    pub fn set_link_workspace_packages(&mut self, link: bool, prefer: bool) {
         self.link_workspace_packages = link;
+        self.prefer_workspace_packages = prefer;
     }
 
     /// The patches whose hashes go into the snapshot keys of what they
@@ -480,6 +489,24 @@ impl<'a, M: Metadata> Walker<'a, M> {
         (url == specifier).then(|| format!("npm:{name}@{version}"))
     }
 
+    /// With `linkWorkspacePackages: true`, whether the workspace project
+    /// `alias` is linked instead of the registry's pick: when the registry
+    /// has no version for the range, the same version, or a lower one
+    /// (pnpm 12.21; docs/resolution.md §17).
+    fn workspace_wins(&self, alias: &str, picked: &Result<PkgId, ResolveError>) -> bool {
+        let Ok(id) = picked else {
+            return true;
+        };
+        let local = self
+            .workspace
+            .get(alias)
+            .and_then(|(_, v)| Version::parse(v.as_deref()?).ok());
+        match (local, Version::parse(id_version(id))) {
+            (Some(local), Ok(picked)) => local >= picked,
+            _ => false,
+        }
+    }
+
     /// Whether a project's `workspace:` dependency on `alias` is injected.
     fn injected(&self, manifest: &ProjectManifest, alias: &str) -> bool {
         self.inject_workspace_packages
@@ -582,9 +609,16 @@ impl<'a, M: Metadata> Walker<'a, M> {
             let wanted = catalog.as_ref().map_or(specifier, |c| c.specifier.as_str());
             let on_registry = self.registry_tarball(wanted);
             let wanted = on_registry.as_deref().unwrap_or(wanted);
+            let mut workspace = None;
             let local = match self.local_target(importer.id, alias, wanted)? {
                 Some(target) => Some(target),
-                None => self.linked_workspace_project(alias, wanted),
+                None if self.prefer_workspace_packages => {
+                    self.linked_workspace_project(alias, wanted)
+                }
+                None => {
+                    workspace = self.linked_workspace_project(alias, wanted);
+                    None
+                }
             };
             // An injected project is installed like a `file:` directory
             // (docs/resolution.md §15).
@@ -623,6 +657,7 @@ impl<'a, M: Metadata> Walker<'a, M> {
                     group,
                     specifier: specifier.to_owned(),
                     catalog,
+                    workspace,
                 },
                 path: Rc::clone(&root),
             });
@@ -670,6 +705,7 @@ impl<'a, M: Metadata> Walker<'a, M> {
                         group,
                         specifier: specifier.to_owned(),
                         catalog,
+                        workspace: None,
                     },
                     path: Rc::clone(&root),
                 });
@@ -737,6 +773,23 @@ impl<'a, M: Metadata> Walker<'a, M> {
                     Want::Resolved(id) => Ok(id.clone()),
                     Want::Spec(spec) => self.pick(index, request, spec, &preferred),
                 };
+                if let Parent::Importer {
+                    group,
+                    specifier,
+                    catalog,
+                    workspace: Some(dir),
+                } = &request.parent
+                    && self.workspace_wins(&request.alias, &picked)
+                {
+                    self.graph.importers[index].deps.push(Direct {
+                        alias: request.alias.clone(),
+                        specifier: specifier.clone(),
+                        group: *group,
+                        target: format!("link:{dir}"),
+                        catalog: catalog.clone(),
+                    });
+                    continue;
+                }
                 let id = match picked {
                     Ok(id) => id,
                     // An optional dependency that cannot be resolved is
@@ -759,6 +812,7 @@ impl<'a, M: Metadata> Walker<'a, M> {
                         group,
                         specifier,
                         catalog,
+                        ..
                     } => {
                         self.graph.importers[index].deps.push(Direct {
                             alias: request.alias.clone(),

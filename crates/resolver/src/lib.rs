@@ -63,6 +63,10 @@ pub struct ResolveOptions<'a> {
     pub ignored_optional_dependencies: &'a [String],
     /// `linkWorkspacePackages: true` (for the projects' own dependencies).
     pub link_workspace_packages: bool,
+    /// `preferWorkspacePackages`: with `link_workspace_packages`, a
+    /// workspace project is linked even when the registry has a higher
+    /// version.
+    pub prefer_workspace_packages: bool,
     /// `patchedDependencies`: selector → patch hash.
     pub patches: Option<&'a pacquet_lockfile::PatchSelectors<String>>,
     /// Recorded as `packageExtensionsChecksum`.
@@ -168,7 +172,8 @@ pub async fn resolve<M: Metadata>(
     if let Some(patches) = opts.patches {
         walker.set_patches(patches);
     }
-    walker.set_link_workspace_packages(opts.link_workspace_packages);
+    walker
+        .set_link_workspace_packages(opts.link_workspace_packages, opts.prefer_workspace_packages);
     if let Some(read) = opts.read_directory {
         walker.set_read_directory(read);
     }

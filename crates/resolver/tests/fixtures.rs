@@ -86,6 +86,7 @@ async fn resolved_lockfile(registry: &Registry, project: &str) -> String {
         package_extensions_checksum: None,
         patches: None,
         link_workspace_packages: false,
+        prefer_workspace_packages: false,
         resolution_mode: Default::default(),
     };
     let importers: Vec<ImporterInput<'_>> = projects

@@ -26,11 +26,10 @@ pub(crate) struct HoistInput<'a, 'g, 'm> {
     /// the pseudo-entry and are not held back by the root's direct deps
     /// (pnpm 12.21 hoists a project that the root also depends on).
     pub workspace_projects: Vec<(&'a str, &'a str)>,
-    /// Aliases of the root importer's direct deps.
-    pub root_aliases: Vec<&'a str>,
-    /// Those of them that are packages, not `link:`s: a workspace project of
-    /// the same name is not hoisted (pnpm 12.21; a root `link:` to the
-    /// project itself does not hold it back).
+    /// Aliases of the root importer's direct deps that are packages, not
+    /// `link:`s: nothing else of that name is hoisted (pnpm 12.21; a root
+    /// `link:` holds back neither a package of its name elsewhere in the
+    /// graph nor the workspace project itself).
     pub root_package_aliases: Vec<&'a str>,
     /// `.pnpm` directory name per node (sort key within a depth).
     pub dir_names: &'a [String],
@@ -49,8 +48,10 @@ pub(crate) fn hoist<'a>(input: HoistInput<'a, '_, '_>) -> Vec<(Candidate<'a>, &'
             .cmp(&b.depth)
             .then_with(|| input.dir_names[a.node].cmp(&input.dir_names[b.node]))
     });
+    // A root `link:` does not hold its alias back: a package of that name
+    // elsewhere in the graph is hoisted (pnpm 12.21).
     let mut taken: HashSet<String> = input
-        .root_aliases
+        .root_package_aliases
         .iter()
         .map(|a| a.to_lowercase())
         .collect();

@@ -251,7 +251,6 @@ impl<'a> Hoisting<'a, '_> {
                 .filter(|(s, _)| s.id == ".")
                 .flat_map(|(_, edges)| edges.iter())
         };
-        let root_aliases = root_edges().map(|(_, alias, _)| *alias).collect();
         let root_package_aliases = root_edges()
             .filter(|(_, _, edge)| matches!(edge, super::graph::Edge::Node(_)))
             .map(|(_, alias, _)| *alias)
@@ -263,7 +262,6 @@ impl<'a> Hoisting<'a, '_> {
             entries: self.entries,
             root_children: self.root_children(),
             workspace_projects,
-            root_aliases,
             root_package_aliases,
             dir_names: self.dir_names,
             reached: self.reached,
