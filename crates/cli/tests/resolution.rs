@@ -1017,6 +1017,24 @@ fn add_prefers_what_the_project_and_lockfile_have() {
     );
 }
 
+/// An edit keeps the dependencies each locked package has in the
+/// lockfile: `pq-peer-user`'s `pq-plain@^1.0.0` stays at the locked 1.0.0
+/// although 1.1.0 is locked too and now the project's own pick.
+#[test]
+fn an_edit_keeps_the_locked_dependencies_of_locked_packages() {
+    edits_like_pnpm_from(
+        "basic",
+        &|project| {
+            std::fs::write(
+                project.join("package.json"),
+                r#"{"name": "x", "version": "1.0.0", "dependencies": {"pq-plain": "1.0.0", "other-plain": "npm:pq-plain@1.1.0", "pq-peer-user": "1.0.0", "@pq/peer-host": "1.0.0"}}"#,
+            )
+            .unwrap();
+        },
+        &["add", "pq-plain@1.1.0"],
+    );
+}
+
 #[test]
 fn add_in_a_workspace_project_and_with_w() {
     edits_like_pnpm("workspace", "packages/lib", &["add", "pq-dup@2.0.0"]);

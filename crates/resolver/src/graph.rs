@@ -249,6 +249,11 @@ pub struct Walker<'a, M> {
     workspace: HashMap<String, (String, Option<String>)>,
     /// The versions of each name the previous lockfile has.
     locked: HashMap<String, Vec<Version>>,
+    /// Per package the previous lockfile has (`name@version`): its
+    /// dependencies there, alias → `(name, version)` (`None`: not a
+    /// registry version). A package kept keeps them where they still fit,
+    /// and an optional dependency the lockfile left out stays out.
+    locked_children: HashMap<PkgId, HashMap<String, Option<(String, Version)>>>,
     /// Applied to every manifest picked, after the extensions.
     overrides: Option<&'a Overrides>,
     /// What `catalog:` specifiers of the projects refer to.
@@ -310,6 +315,7 @@ impl<'a, M: Metadata> Walker<'a, M> {
             extensions,
             workspace: HashMap::new(),
             locked: HashMap::new(),
+            locked_children: HashMap::new(),
             overrides: None,
             catalogs: None,
             read_directory: None,
@@ -385,6 +391,28 @@ impl<'a, M: Metadata> Walker<'a, M> {
                     .entry(key.name().to_owned())
                     .or_default()
                     .push(version);
+            }
+        }
+        for (key, snapshot) in &lockfile.snapshots {
+            if unlocked.iter().any(|name| name == key.name()) {
+                continue;
+            }
+            let id = format!("{}@{}", key.name(), key.version());
+            let children = self.locked_children.entry(id).or_default();
+            for (alias, reference) in snapshot
+                .dependencies
+                .iter()
+                .flatten()
+                .chain(snapshot.optional_dependencies.iter().flatten())
+            {
+                let target = match pacquet_lockfile::DepRef::resolve(alias, reference) {
+                    pacquet_lockfile::DepRef::Snapshot(path) => Version::parse(path.version())
+                        .ok()
+                        .map(|v| (path.name().to_owned(), v)),
+                    pacquet_lockfile::DepRef::Link(_) => None,
+                };
+                let target = target.filter(|(name, _)| !unlocked.contains(name));
+                children.entry(alias.clone()).or_insert(target);
             }
         }
     }
@@ -1115,8 +1143,15 @@ impl<'a, M: Metadata> Walker<'a, M> {
             .into_iter()
             .map(|(a, s, o)| (a.to_owned(), s.to_owned(), o))
             .collect();
+        let locked_children = self.locked_children.get(id).cloned();
         for (alias, specifier, optional) in &edges {
             let (alias, specifier, optional) = (alias.as_str(), specifier.as_str(), *optional);
+            let locked = locked_children.as_ref().map(|children| children.get(alias));
+            if optional && matches!(locked, Some(None)) {
+                // The lockfile left this optional dependency out (it could
+                // not be had when it was written): it stays out.
+                continue;
+            }
             // With injectWorkspacePackages, an injected project's own
             // `workspace:` dependencies are injected too.
             let want = match self.local_target(id, alias, specifier)? {
@@ -1127,7 +1162,21 @@ impl<'a, M: Metadata> Walker<'a, M> {
                 {
                     Want::Resolved(self.directory_package(id, alias, specifier, &target)?)
                 }
-                _ => Want::Spec(registry_spec(alias, specifier, id)?),
+                _ => {
+                    let mut spec = registry_spec(alias, specifier, id)?;
+                    // The version the lockfile has, where it still fits.
+                    if let Some(Some(Some((name, version)))) = locked
+                        && *name == spec.name
+                        && match &spec.selector {
+                            Selector::Version(v) => v == version,
+                            Selector::Range(range) => version.satisfies(range),
+                            Selector::Tag(_) => false,
+                        }
+                    {
+                        spec.selector = Selector::Version(version.clone());
+                    }
+                    Want::Spec(spec)
+                }
             };
             requests.push(Request {
                 alias: alias.to_owned(),
