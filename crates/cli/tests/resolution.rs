@@ -26,6 +26,15 @@ fn sides(
     })
 }
 
+/// Fixture `basic` without its lockfile, for pacquet alone: the project
+/// and its environment under `tmp`.
+fn unlocked_basic(registry: &Registry, tmp: &Path) -> (PathBuf, PnpmEnv) {
+    let project = tmp.join("project");
+    prepare_project("basic", &project, &registry.url());
+    std::fs::remove_file(project.join("pnpm-lock.yaml")).unwrap();
+    (project, PnpmEnv::new(&tmp.join("env"), &registry.url()))
+}
+
 fn pacquet_ok(env: &PnpmEnv, project: &Path, args: &[&str]) {
     let out = pacquet(env, project, args);
     assert!(out.status.success(), "pacquet {args:?}: {}", stderr(&out));
@@ -267,23 +276,18 @@ fn tarball_dependencies_resolve_like_pnpm() {
 fn a_broken_tarball_dependency_is_refused() {
     let registry = Registry::start_fixtures();
     let tmp = tempfile::tempdir().unwrap();
-    let project = tmp.path().join("project");
-    prepare_project("basic", &project, &registry.url());
-    std::fs::remove_file(project.join("pnpm-lock.yaml")).unwrap();
-    let env = PnpmEnv::new(&tmp.path().join("env"), &registry.url());
+    let (project, env) = unlocked_basic(&registry, tmp.path());
     with_dependency(&project, "dp", "file:vendor/dp.tgz");
     let out = pacquet(&env, &project, &["install"]);
-    fails_with(&out, "ERR_PNPM_LINKED_PKG_DIR_NOT_FOUND");
-    assert!(
-        stderr(&out).contains("as it does not exist"),
-        "{}",
-        stderr(&out)
+    fails_saying(
+        &out,
+        "ERR_PNPM_LINKED_PKG_DIR_NOT_FOUND",
+        "as it does not exist",
     );
     std::fs::create_dir_all(project.join("vendor")).unwrap();
     std::fs::write(project.join("vendor/dp.tgz"), b"\x1f\x8bbroken").unwrap();
     let out = pacquet(&env, &project, &["install"]);
-    fails_with(&out, "ERR_PNPM_LINKED_PKG_DIR_NOT_FOUND");
-    assert!(stderr(&out).contains("dp.tgz"), "{}", stderr(&out));
+    fails_saying(&out, "ERR_PNPM_LINKED_PKG_DIR_NOT_FOUND", "dp.tgz");
     assert!(!project.join("pnpm-lock.yaml").exists());
     assert!(!project.join("node_modules").exists());
 }
@@ -435,8 +439,7 @@ fn an_unused_patch_is_refused_like_pnpm() {
     );
     assert!(theirs.contains("pq-deep-3@9.9.9"), "{theirs}");
     let out = pacquet(&env, &project, &["install"]);
-    fails_with(&out, "ERR_PNPM_UNUSED_PATCH");
-    assert!(stderr(&out).contains("pq-deep-3@9.9.9"), "{}", stderr(&out));
+    fails_saying(&out, "ERR_PNPM_UNUSED_PATCH", "pq-deep-3@9.9.9");
     assert!(!project.join("pnpm-lock.yaml").exists());
 }
 
@@ -705,6 +708,16 @@ fn fails_with(out: &std::process::Output, code: &str) {
     );
 }
 
+/// [`fails_with`] `code`, saying `text`.
+fn fails_saying(out: &std::process::Output, code: &str, text: &str) {
+    fails_with(out, code);
+    assert!(
+        stderr(out).contains(text),
+        "expected {text:?} in:\n{}",
+        stderr(out)
+    );
+}
+
 /// Appends `yaml` to the project's `pnpm-workspace.yaml`.
 fn with_settings(project: &Path, yaml: &str) {
     let workspace = project.join("pnpm-workspace.yaml");
@@ -800,28 +813,23 @@ fn a_missing_package_is_fetch_404() {
 fn what_resolution_cannot_do_is_refused() {
     let registry = Registry::start_fixtures();
     let tmp = tempfile::tempdir().unwrap();
-    let project = tmp.path().join("project");
-    prepare_project("basic", &project, &registry.url());
-    std::fs::remove_file(project.join("pnpm-lock.yaml")).unwrap();
-    let env = PnpmEnv::new(&tmp.path().join("env"), &registry.url());
+    let (project, env) = unlocked_basic(&registry, tmp.path());
     with_dependency(&project, "local", "git+https://example.invalid/x.git");
     let out = pacquet(&env, &project, &["install"]);
-    fails_with(&out, "ERR_PACQUET_RESOLUTION_NOT_SUPPORTED");
-    assert!(
-        stderr(&out).contains("git+https://example.invalid/x.git"),
-        "{}",
-        stderr(&out)
+    fails_saying(
+        &out,
+        "ERR_PACQUET_RESOLUTION_NOT_SUPPORTED",
+        "git+https://example.invalid/x.git",
     );
     assert!(!project.join("pnpm-lock.yaml").exists());
 
     // A directory that is not there.
     with_dependency(&project, "local", "file:./local");
     let out = pacquet(&env, &project, &["install"]);
-    fails_with(&out, "ERR_PNPM_LINKED_PKG_DIR_NOT_FOUND");
-    assert!(
-        stderr(&out).contains("as it does not exist"),
-        "{}",
-        stderr(&out)
+    fails_saying(
+        &out,
+        "ERR_PNPM_LINKED_PKG_DIR_NOT_FOUND",
+        "as it does not exist",
     );
     assert!(!project.join("pnpm-lock.yaml").exists());
 
@@ -836,8 +844,7 @@ fn what_resolution_cannot_do_is_refused() {
     let text = std::fs::read_to_string(&workspace).unwrap_or_default();
     std::fs::write(&workspace, format!("{text}\nresolutionMode: newest\n")).unwrap();
     let out = pacquet(&env, &project, &["install"]);
-    fails_with(&out, "ERR_PACQUET_UNSUPPORTED_SETTING");
-    assert!(stderr(&out).contains("resolutionMode"), "{}", stderr(&out));
+    fails_saying(&out, "ERR_PACQUET_UNSUPPORTED_SETTING", "resolutionMode");
     assert!(!project.join("pnpm-lock.yaml").exists());
 
     // A peer setting resolution does not follow yet.
@@ -847,11 +854,10 @@ fn what_resolution_cannot_do_is_refused() {
     )
     .unwrap();
     let out = pacquet(&env, &project, &["install"]);
-    fails_with(&out, "ERR_PACQUET_UNSUPPORTED_SETTING");
-    assert!(
-        stderr(&out).contains("resolvePeersFromWorkspaceRoot"),
-        "{}",
-        stderr(&out)
+    fails_saying(
+        &out,
+        "ERR_PACQUET_UNSUPPORTED_SETTING",
+        "resolvePeersFromWorkspaceRoot",
     );
     assert!(!project.join("pnpm-lock.yaml").exists());
 }

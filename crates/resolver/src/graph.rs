@@ -452,12 +452,7 @@ impl<'a, M: Metadata> Walker<'a, M> {
         let target = from_root(importer, path);
         if is_tarball_path(path) {
             let read = self.read_tarball.ok_or_else(unsupported)?;
-            let (json, integrity) =
-                read(&target).map_err(|reason| ResolveError::DirectoryDependency {
-                    alias: alias.to_owned(),
-                    spec: specifier.to_owned(),
-                    reason,
-                })?;
+            let (json, integrity) = read(&target).map_err(local_error(alias, specifier))?;
             let mut manifest = VersionManifest::from_value(&json);
             if manifest.name.is_empty() {
                 manifest.name = alias.to_owned();
@@ -563,11 +558,7 @@ impl<'a, M: Metadata> Walker<'a, M> {
                 importer: importer.to_owned(),
             });
         };
-        let json = read(target).map_err(|reason| ResolveError::DirectoryDependency {
-            alias: alias.to_owned(),
-            spec: specifier.to_owned(),
-            reason,
-        })?;
+        let json = read(target).map_err(local_error(alias, specifier))?;
         let mut manifest = VersionManifest::from_value(&json);
         if manifest.name.is_empty() {
             manifest.name = target.rsplit('/').next().unwrap_or(alias).to_owned();
@@ -1196,6 +1187,16 @@ impl<'a, M: Metadata> Walker<'a, M> {
             },
         );
         Ok(requests)
+    }
+}
+
+/// Why a `file:` directory or tarball of `alias` could not be read.
+fn local_error(alias: &str, specifier: &str) -> impl FnOnce(String) -> ResolveError {
+    let (alias, spec) = (alias.to_owned(), specifier.to_owned());
+    move |reason| ResolveError::DirectoryDependency {
+        alias,
+        spec,
+        reason,
     }
 }
 
