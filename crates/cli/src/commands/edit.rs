@@ -301,8 +301,9 @@ fn project_dirs(
 
 /// `(alias, specifier)` to write for `raw` (`name`, `name@selector`,
 /// `alias@npm:name@selector`): a dist-tag (or none, `latest`) becomes
-/// `savePrefix` + the version it picks; a version or range is kept, or with
-/// `--save-exact` replaced by the version it picks. A bare name the
+/// `savePrefix` (none with `--save-exact`) + the version it picks; an exact
+/// version is kept; a range becomes its `^`/`~` (else `savePrefix`) + the
+/// version it picks. A bare name the
 /// project already depends on keeps its specifier; a range prefers the
 /// versions `locked` has and the project's specifier selects (pnpm 12.21,
 /// docs/resolution.md §11).
