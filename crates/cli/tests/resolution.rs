@@ -418,28 +418,39 @@ fn patched_dependencies_resolve_like_pnpm() {
 /// A patch nothing uses fails as in pnpm 12.21, and nothing is written.
 #[test]
 fn an_unused_patch_is_refused_like_pnpm() {
+    patches_refused_like_pnpm(
+        (
+            "patchedDependencies:\n",
+            "patchedDependencies:\n  pq-deep-3@9.9.9: patches/pq-dup.patch\n",
+        ),
+        "pq-deep-3@9.9.9",
+        "ERR_PNPM_UNUSED_PATCH",
+        "pq-deep-3@9.9.9",
+    );
+}
+
+/// The `patched` fixture with its `pnpm-workspace.yaml` edited (`from` →
+/// `to`), resolved by both tools: pnpm 12.21 fails saying `pnpm_says`,
+/// pacquet fails with `code` saying `text`, and writes no lockfile.
+fn patches_refused_like_pnpm((from, to): (&str, &str), pnpm_says: &str, code: &str, text: &str) {
     let registry = Registry::start_fixtures();
     let tmp = tempfile::tempdir().unwrap();
     let [(pnpm_project, pnpm_env), (project, env)] =
         sides(&registry, tmp.path(), "patched", &|p| {
             let workspace = p.join("pnpm-workspace.yaml");
             let text = std::fs::read_to_string(&workspace).unwrap();
-            let text = text.replace(
-                "patchedDependencies:\n",
-                "patchedDependencies:\n  pq-deep-3@9.9.9: patches/pq-dup.patch\n",
-            );
-            std::fs::write(&workspace, text).unwrap();
+            assert!(text.contains(from), "{text}");
+            std::fs::write(&workspace, text.replace(from, to)).unwrap();
         });
     let theirs = pnpm_env.run(&pnpm_project, &["install", "--no-frozen-lockfile"]);
     assert!(!theirs.status.success());
-    let theirs = format!(
-        "{}{}",
-        String::from_utf8_lossy(&theirs.stdout),
-        String::from_utf8_lossy(&theirs.stderr)
+    assert!(
+        all_output(&theirs).contains(pnpm_says),
+        "{}",
+        all_output(&theirs)
     );
-    assert!(theirs.contains("pq-deep-3@9.9.9"), "{theirs}");
     let out = pacquet(&env, &project, &["install"]);
-    fails_saying(&out, "ERR_PNPM_UNUSED_PATCH", "pq-deep-3@9.9.9");
+    fails_saying(&out, code, text);
     assert!(!project.join("pnpm-lock.yaml").exists());
 }
 
@@ -513,11 +524,7 @@ fn strict_peer_dependencies_fails_where_pnpm_does() {
             stderr(&ours)
         );
         if !ours.status.success() {
-            let theirs = format!(
-                "{}{}",
-                String::from_utf8_lossy(&theirs.stdout),
-                String::from_utf8_lossy(&theirs.stderr)
-            );
+            let theirs = all_output(&theirs);
             assert!(
                 theirs.contains("ERR_PNPM_PEER_DEP_ISSUES"),
                 "{name}: {theirs}"
@@ -570,29 +577,15 @@ fn registry_tarball_urls_resolve_like_pnpm() {
 /// nothing is written.
 #[test]
 fn conflicting_patch_ranges_are_refused_like_pnpm() {
-    let registry = Registry::start_fixtures();
-    let tmp = tempfile::tempdir().unwrap();
-    let [(pnpm_project, pnpm_env), (project, env)] =
-        sides(&registry, tmp.path(), "patched", &|p| {
-            let workspace = p.join("pnpm-workspace.yaml");
-            let text = std::fs::read_to_string(&workspace).unwrap();
-            let text = text.replace(
-                "  pq-dup: patches/pq-dup.patch\n",
-                "  pq-dup@>=1.0.0: patches/pq-dup.patch\n  pq-dup@^2.0.0: patches/pq-dup.patch\n",
-            );
-            std::fs::write(&workspace, text).unwrap();
-        });
-    let theirs = pnpm_env.run(&pnpm_project, &["install", "--no-frozen-lockfile"]);
-    assert!(!theirs.status.success());
-    let theirs = format!(
-        "{}{}",
-        String::from_utf8_lossy(&theirs.stdout),
-        String::from_utf8_lossy(&theirs.stderr)
+    patches_refused_like_pnpm(
+        (
+            "  pq-dup: patches/pq-dup.patch\n",
+            "  pq-dup@>=1.0.0: patches/pq-dup.patch\n  pq-dup@^2.0.0: patches/pq-dup.patch\n",
+        ),
+        "PATCH_KEY_CONFLICT",
+        "ERR_PNPM_PATCH_KEY_CONFLICT",
+        "ERR_PNPM_PATCH_KEY_CONFLICT",
     );
-    assert!(theirs.contains("PATCH_KEY_CONFLICT"), "{theirs}");
-    let out = pacquet(&env, &project, &["install"]);
-    fails_with(&out, "ERR_PNPM_PATCH_KEY_CONFLICT");
-    assert!(!project.join("pnpm-lock.yaml").exists());
 }
 
 #[test]
@@ -708,6 +701,19 @@ fn fails_with(out: &std::process::Output, code: &str) {
     );
 }
 
+/// Everything a command printed, stdout then stderr.
+fn all_output(out: &std::process::Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&out.stdout), stderr(out))
+}
+
+/// `s` without whitespace and box drawing: both tools wrap long lines in
+/// a box, so messages are compared without the wrapping.
+fn flat(s: &str) -> String {
+    s.chars()
+        .filter(|c| !c.is_whitespace() && !"│╰─▶├".contains(*c))
+        .collect()
+}
+
 /// [`fails_with`] `code`, saying `text`.
 fn fails_saying(out: &std::process::Output, code: &str, text: &str) {
     fails_with(out, code);
@@ -749,17 +755,8 @@ fn no_matching_version_is_refused_like_pnpm() {
         "No matching version found for pq-plain@^9.0.0 while fetching it from {}",
         registry.url()
     );
-    let pnpm_says = format!(
-        "{}{}",
-        String::from_utf8_lossy(&theirs.stdout),
-        stderr(&theirs)
-    );
+    let pnpm_says = all_output(&theirs);
     // Both wrap long lines in a box; compare without the wrapping.
-    let flat = |s: &str| -> String {
-        s.chars()
-            .filter(|c| !c.is_whitespace() && !"│╰─▶├".contains(*c))
-            .collect()
-    };
     assert!(
         flat(&pnpm_says).contains(&flat(&message)),
         "pnpm: {pnpm_says}"
@@ -788,11 +785,7 @@ fn a_missing_package_is_fetch_404() {
     let edit = |p: &Path| with_dependency(p, "pq-no-such-package", "^1.0.0");
     let [(pnpm_project, pnpm_env), (project, env)] = sides(&registry, tmp.path(), "basic", &edit);
     let theirs = pnpm_env.run(&pnpm_project, &["install", "--no-frozen-lockfile"]);
-    let pnpm_says = format!(
-        "{}{}",
-        String::from_utf8_lossy(&theirs.stdout),
-        stderr(&theirs)
-    );
+    let pnpm_says = all_output(&theirs);
     assert!(
         pnpm_says.contains("ERR_PNPM_FETCH_404"),
         "pnpm: {pnpm_says}"
@@ -871,18 +864,9 @@ fn a_missing_workspace_project_is_refused_like_pnpm() {
     let [(pnpm_project, pnpm_env), (project, env)] =
         sides(&registry, tmp.path(), "workspace", &edit);
     let theirs = pnpm_env.run(&pnpm_project, &["install", "--no-frozen-lockfile"]);
-    let pnpm_says = format!(
-        "{}{}",
-        String::from_utf8_lossy(&theirs.stdout),
-        stderr(&theirs)
-    );
+    let pnpm_says = all_output(&theirs);
     // pnpm 12.21 prints no code for it; pnpm 9's was this one.
     let message = "\"pq-nowhere@workspace:*\" is in the dependencies but no package named \"pq-nowhere\" is present in the workspace";
-    let flat = |s: &str| -> String {
-        s.chars()
-            .filter(|c| !c.is_whitespace() && !"│╰─▶├".contains(*c))
-            .collect()
-    };
     assert_eq!(theirs.status.code(), Some(1));
     assert!(
         flat(&pnpm_says).contains(&flat(message)),
@@ -1100,11 +1084,7 @@ fn edits_pnpm_refuses_are_refused() {
     let env = PnpmEnv::new(&tmp.path().join("env"), &registry.url());
     let before = std::fs::read_to_string(project.join("package.json")).unwrap();
     let theirs = env.run(&project, &["remove", "pq-nope"]);
-    let pnpm_says = format!(
-        "{}{}",
-        String::from_utf8_lossy(&theirs.stdout),
-        stderr(&theirs)
-    );
+    let pnpm_says = all_output(&theirs);
     assert!(
         pnpm_says.contains("ERR_PNPM_CANNOT_REMOVE_MISSING_DEPS"),
         "pnpm: {pnpm_says}"
@@ -1158,11 +1138,6 @@ fn update_writes_what_pnpm_writes() {
 fn more_bad_input_is_refused_like_pnpm() {
     let registry = Registry::start_fixtures();
     let tmp = tempfile::tempdir().unwrap();
-    let flat = |s: &str| -> String {
-        s.chars()
-            .filter(|c| !c.is_whitespace() && !"│╰─▶├".contains(*c))
-            .collect()
-    };
     // (fixture, edit, arguments, our code, what pnpm says too)
     type Case<'c> = (&'c str, &'c dyn Fn(&Path), &'c [&'c str], &'c str, &'c str);
     let cases: [Case; 3] = [
@@ -1197,11 +1172,7 @@ fn more_bad_input_is_refused_like_pnpm() {
             pnpm_args.push("--no-frozen-lockfile");
         }
         let theirs = pnpm_env.run(&pnpm_project, &pnpm_args);
-        let theirs_text = format!(
-            "{}{}",
-            String::from_utf8_lossy(&theirs.stdout),
-            stderr(&theirs)
-        );
+        let theirs_text = all_output(&theirs);
         assert_eq!(theirs.status.code(), Some(1), "pnpm {args:?}");
         assert!(
             flat(&theirs_text).contains(&flat(pnpm_says)),
