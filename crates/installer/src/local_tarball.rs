@@ -4,9 +4,6 @@
 use std::io::Read;
 use std::path::Path;
 
-use base64::Engine;
-use sha2::{Digest, Sha512};
-
 /// A `package.json` larger than this is refused rather than read.
 const MANIFEST_LIMIT: u64 = 16 << 20;
 
@@ -23,10 +20,7 @@ pub fn read(path: &Path) -> Result<(serde_json::Value, String), String> {
         }
         _ => format!("{}: {e}", path.display()),
     })?;
-    let integrity = format!(
-        "sha512-{}",
-        base64::engine::general_purpose::STANDARD.encode(Sha512::digest(&bytes))
-    );
+    let integrity = pacquet_tarball::sha512_integrity(&bytes);
     let manifest = manifest(&bytes).map_err(|reason| format!("{}: {reason}", path.display()))?;
     Ok((manifest, integrity))
 }

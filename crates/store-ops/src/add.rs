@@ -72,11 +72,7 @@ fn add_one(
             source,
         }) as Box<dyn miette::Diagnostic + Send + Sync>
     })?;
-    let integrity = ssri::IntegrityOpts::new()
-        .algorithm(ssri::Algorithm::Sha512)
-        .chain(&bytes)
-        .result()
-        .to_string();
+    let integrity = pacquet_tarball::sha512_integrity(&bytes);
     let row = extract_to_store(cas, &bytes, &package_id, &ExtractLimits::default())
         .map_err(|e| Box::new(e) as Box<dyn miette::Diagnostic + Send + Sync>)?;
     writer.put(pacquet_store_index::store_key(&integrity, &package_id), row);

@@ -32,6 +32,16 @@ pub(crate) fn verify(wanted: &Integrity, bytes: &[u8], url: &str) -> Result<(), 
     }
 }
 
+/// The `sha512-<base64>` integrity of `bytes`: what a lockfile and a store
+/// row record for a tarball read from disk.
+pub fn sha512_integrity(bytes: &[u8]) -> String {
+    let digest = pacquet_sha512::digest(bytes);
+    format!(
+        "sha512-{}",
+        base64::Engine::encode(&base64::engine::general_purpose::STANDARD, digest)
+    )
+}
+
 /// A tarball's `sha512-…` integrity, checked during extraction together
 /// with the package's files (docs/store.md §7.3).
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -21,6 +21,6 @@ mod retry;
 pub use download::{Conditional, DownloadRequest, Fetcher, Validators};
 pub use error::TarballError;
 pub use extract::{ExtractLimits, extract_checked_to_store, extract_to_store};
-pub use integrity::TarballCheck;
+pub use integrity::{TarballCheck, sha512_integrity};
 pub use manifest::{bundled_manifest, requires_build};
 pub use options::{FetcherOptions, NetworkOptions, RegistryTls};
