@@ -44,8 +44,7 @@ pub fn pick<'p>(
                 .filter(|(v, _)| v.satisfies(range) && eligible(v))
                 .collect();
             if candidates.is_empty() {
-                let any = range.to_string() == "*" || range.to_string() == ">=0.0.0";
-                return latest.filter(|_| any).and_then(|v| find(&v));
+                return latest.filter(|_| is_any(range)).and_then(|v| find(&v));
             }
             let best = |group: &[&'p (Version, _)]| -> Option<&'p Version> {
                 group
@@ -104,10 +103,15 @@ pub fn pick_lowest<'p>(
     if heaviest > 0 {
         return satisfying().filter(|v| weight(v) == heaviest).min();
     }
-    if matches!(range.to_string().as_str(), "*" | ">=0.0.0") {
+    if is_any(range) {
         return candidates().min();
     }
     satisfying().min()
+}
+
+/// `*`, or the same range written `>=0.0.0`: every release.
+fn is_any(range: &nodejs_semver::Range) -> bool {
+    matches!(range.to_string().as_str(), "*" | ">=0.0.0")
 }
 
 fn is_deprecated(json: &str) -> bool {
