@@ -1189,3 +1189,77 @@ fn more_bad_input_is_refused_like_pnpm() {
         assert!(!project.join("node_modules").exists());
     }
 }
+
+/// A document the metadata mirror got within `minimumReleaseAge` answers a
+/// pick without a request; one that cannot satisfy the spec is asked for
+/// again; `preferOffline` takes any kept copy; `minimumReleaseAge: 0` and
+/// a name `minimumReleaseAgeExclude` exempts whole always revalidate. Both tools, same registry, same steps, same
+/// lockfiles.
+#[test]
+fn kept_documents_answer_picks_like_pnpm() {
+    let with_plain = |spec: &'static str| {
+        move |project: &Path| {
+            std::fs::write(
+                project.join("package.json"),
+                format!(r#"{{"name": "k", "version": "1.0.0", "dependencies": {{"pq-plain": "{spec}"}}}}"#),
+            )
+            .unwrap();
+        }
+    };
+    for (settings, kept_answers) in [
+        ("", true),
+        ("minimumReleaseAge: 0\npreferOffline: true\n", true),
+        ("minimumReleaseAge: 0\n", false),
+        ("minimumReleaseAgeExclude: [pq-plain]\n", false),
+        ("minimumReleaseAgeExclude: ['pq-plain@1.0.0']\n", true),
+    ] {
+        let registry = Registry::start_fixtures();
+        let tmp = tempfile::tempdir().unwrap();
+        let sides = sides(&registry, tmp.path(), "basic", &|project| {
+            with_plain("^1.0.0")(project);
+            with_settings(project, settings);
+        });
+        let resolve_both = |edit: &dyn Fn(&Path)| {
+            for (i, (project, env)) in sides.iter().enumerate() {
+                let _ = std::fs::remove_file(project.join("pnpm-lock.yaml"));
+                edit(project);
+                if i == 0 {
+                    env.run_ok(
+                        project,
+                        &[
+                            "install",
+                            "--lockfile-only",
+                            "--no-frozen-lockfile",
+                            "--reporter=append-only",
+                        ],
+                    );
+                } else {
+                    registry.reset_requests();
+                    pacquet_ok(env, project, &["install", "--lockfile-only"]);
+                }
+            }
+            let [(pnpm_project, _), (project, _)] = &sides;
+            pretty_assertions::assert_eq!(lockfile(project), lockfile(pnpm_project), "{settings}");
+            lockfile(project)
+        };
+        assert!(resolve_both(&unchanged).contains("pq-plain@1.1.0:"));
+        // The registry moves `latest` back and tags `next`.
+        registry.patch_packument(
+            "pq-plain",
+            serde_json::json!({"dist-tags": {"latest": "1.0.0", "next": "1.0.0"}}),
+        );
+        let again = resolve_both(&unchanged);
+        let asked = registry.request_count("pq-plain");
+        if kept_answers {
+            assert!(again.contains("pq-plain@1.1.0:"), "{settings}: {again}");
+            assert_eq!(asked, 0, "{settings}: {:?}", registry.requests());
+        } else {
+            assert!(again.contains("pq-plain@1.0.0:"), "{settings}: {again}");
+            assert_eq!(asked, 1, "{settings}: {:?}", registry.requests());
+        }
+        // The kept copy has no `next`: asked again, found.
+        let tagged = resolve_both(&with_plain("next"));
+        assert!(tagged.contains("pq-plain@1.0.0:"), "{settings}: {tagged}");
+        assert_eq!(registry.request_count("pq-plain"), 1, "{settings}");
+    }
+}

@@ -252,6 +252,9 @@ impl<'c> RegistryAccess<'c> {
             self.config.offline,
             self.policy.cutoff_ms(),
         )
+        .with_kept_documents(self.config.prefer_offline, |name| {
+            self.policy.age_exempts(name)
+        })
     }
 
     fn mature(&self, packument: &Packument, version: &Version) -> bool {

@@ -137,6 +137,32 @@ impl Client<'_> {
         .unwrap_or_else(|e| std::panic::resume_unwind(e.into_panic()))
     }
 
+    /// The kept `kind` document of `name`, without asking the registry:
+    /// any kept copy when `since` is `None`, else only one whose file was
+    /// written or revalidated at or after `since` (ms since the epoch).
+    /// pnpm 12.21 answers a pick from such a copy first
+    /// (docs/registry-metadata.md §4).
+    pub fn kept(
+        &self,
+        registry: &str,
+        name: &str,
+        kind: Kind,
+        since: Option<i64>,
+    ) -> Option<Vec<u8>> {
+        let mirror = path::mirror_path(self.cache_dir?, kind.dir(), registry, name)?;
+        if let Some(since) = since {
+            let modified = std::fs::metadata(&mirror).ok()?.modified().ok()?;
+            let ms = modified
+                .duration_since(std::time::UNIX_EPOCH)
+                .ok()?
+                .as_millis();
+            if i128::try_from(ms).ok()? < i128::from(since) {
+                return None;
+            }
+        }
+        mirror::read(&mirror).map(|m| m.document)
+    }
+
     async fn send(
         &self,
         req: &DownloadRequest<'_>,

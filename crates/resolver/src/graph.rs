@@ -737,7 +737,7 @@ impl<'a, M: Metadata> Walker<'a, M> {
             let preferred = manifest_selectors(importer.manifest);
             for request in &requests {
                 if let Want::Spec(spec) = &request.want
-                    && let Ok(id) = self.pick(0, request, spec, &preferred)
+                    && let Ok(id) = self.pick_or_revalidate(0, request, spec, &preferred).await
                 {
                     picks.push(id);
                 }
@@ -790,7 +790,10 @@ impl<'a, M: Metadata> Walker<'a, M> {
             for request in &level {
                 let picked = match &request.want {
                     Want::Resolved(id) => Ok(id.clone()),
-                    Want::Spec(spec) => self.pick(index, request, spec, &preferred),
+                    Want::Spec(spec) => {
+                        self.pick_or_revalidate(index, request, spec, &preferred)
+                            .await
+                    }
                 };
                 if let Parent::Importer {
                     group,
@@ -932,6 +935,29 @@ impl<'a, M: Metadata> Walker<'a, M> {
                     self.failed.insert(name.to_owned(), e);
                 }
             }
+        }
+    }
+
+    /// [`Walker::pick`], asking the registry again when a document the
+    /// metadata mirror gave without a request cannot satisfy the spec.
+    async fn pick_or_revalidate(
+        &mut self,
+        index: usize,
+        request: &Request,
+        spec: &RegistrySpec,
+        preferred: &HashMap<&str, Vec<(&str, Selector)>>,
+    ) -> Result<PkgId, ResolveError> {
+        let picked = self.pick(index, request, spec, preferred);
+        if picked.is_ok() {
+            return picked;
+        }
+        match self.metadata.revalidate(&spec.name).await {
+            Some(Ok(fresh)) => {
+                self.graph.packuments.insert(spec.name.clone(), fresh);
+                self.pick(index, request, spec, preferred)
+            }
+            Some(Err(e)) => Err(e),
+            None => picked,
         }
     }
 

@@ -115,7 +115,6 @@ pub async fn pick_for<M: Metadata>(
             });
         }
     };
-    let packument = metadata.packument(name).await?;
     let preferred: Vec<spec::Selector> = preferred
         .iter()
         .filter(|raw| raw.as_str() != selector)
@@ -124,23 +123,35 @@ pub async fn pick_for<M: Metadata>(
             spec::Spec::Other(_) => None,
         })
         .collect();
-    let weight = |v: &nodejs_semver::Version| -> u32 {
-        preferred
-            .iter()
-            .filter(|s| graph::selects(&packument, s, v))
-            .count() as u32
+    let pick_from = |packument: &packument::Packument| {
+        let weight = |v: &nodejs_semver::Version| -> u32 {
+            preferred
+                .iter()
+                .filter(|s| graph::selects(packument, s, v))
+                .count() as u32
+        };
+        let choose = |eligible: &dyn Fn(&nodejs_semver::Version) -> bool| {
+            if lowest {
+                pick::pick_lowest(packument, &spec.selector, &weight, eligible)
+            } else {
+                pick::pick(packument, &spec.selector, &weight, eligible)
+            }
+        };
+        choose(&|v| eligible(packument, v))
+            .or_else(|| age_fallback.then(|| choose(&|_| true)).flatten())
+            .map(|v| v.to_string())
+            .ok_or_else(|| {
+                graph::no_matching_version(packument, name, &spec, metadata.registry(name))
+            })
     };
-    let choose = |eligible: &dyn Fn(&nodejs_semver::Version) -> bool| {
-        if lowest {
-            pick::pick_lowest(&packument, &spec.selector, &weight, eligible)
-        } else {
-            pick::pick(&packument, &spec.selector, &weight, eligible)
-        }
-    };
-    choose(&|v| eligible(&packument, v))
-        .or_else(|| age_fallback.then(|| choose(&|_| true)).flatten())
-        .map(|v| v.to_string())
-        .ok_or_else(|| graph::no_matching_version(&packument, name, &spec, metadata.registry(name)))
+    let picked = pick_from(&*metadata.packument(name).await?);
+    match picked {
+        Err(e) => match metadata.revalidate(name).await {
+            Some(fresh) => pick_from(&*fresh?),
+            None => Err(e),
+        },
+        picked => picked,
+    }
 }
 
 /// Resolves the projects' dependencies into a lockfile. Projects are

@@ -1,7 +1,7 @@
 //! Where packuments come from: the registry through pnpm 12's metadata
 //! mirror, or (in tests) a map in memory.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::future::Future;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -22,6 +22,18 @@ pub trait Metadata: Sync {
 
     /// The registry `name` is fetched from, for messages.
     fn registry(&self, name: &str) -> String;
+
+    /// The registry's current document of `name`, when the one
+    /// [`Metadata::packument`] gave came from the metadata mirror without a
+    /// request (docs/registry-metadata.md §4); `None` when it was already
+    /// the registry's answer. A pick the kept copy cannot satisfy asks
+    /// here before it fails, as pnpm 12.21 revalidates then.
+    fn revalidate(
+        &self,
+        _name: &str,
+    ) -> impl Future<Output = Option<Result<Arc<Packument>, ResolveError>>> + Send {
+        std::future::ready(None)
+    }
 }
 
 /// Where a package's metadata lives and how to authenticate there.
@@ -46,6 +58,13 @@ pub struct RegistryMetadata<'a> {
     pub cutoff_ms: Option<i64>,
     /// Every package gets its full document (`resolutionMode: time-based`).
     full: bool,
+    /// A kept document is used without a request when its file changed at
+    /// or after this time (ms since the epoch; `i64::MIN`: any kept copy).
+    kept_since: Option<i64>,
+    /// Names whose kept document is always revalidated.
+    always_ask: Option<Box<dyn Fn(&str) -> bool + Send + Sync + 'a>>,
+    /// Names whose document came from the mirror without a request.
+    unverified: Mutex<HashSet<String>>,
     cells: Mutex<HashMap<String, Cell>>,
 }
 
@@ -64,8 +83,30 @@ impl<'a> RegistryMetadata<'a> {
             offline,
             cutoff_ms,
             full: false,
+            kept_since: None,
+            always_ask: None,
+            unverified: Mutex::default(),
             cells: Mutex::default(),
         }
+    }
+
+    /// Answers from the metadata mirror before asking the registry, as
+    /// pnpm 12.21 does (docs/registry-metadata.md §4): any kept copy under
+    /// `preferOffline`, else one revalidated or written at or after
+    /// `minimumReleaseAge`'s cutoff; names `always_ask` accepts (those
+    /// `minimumReleaseAgeExclude` exempts whole) are always revalidated.
+    pub fn with_kept_documents(
+        mut self,
+        prefer_offline: bool,
+        always_ask: impl Fn(&str) -> bool + Send + Sync + 'a,
+    ) -> Self {
+        self.kept_since = if prefer_offline {
+            Some(i64::MIN)
+        } else {
+            self.cutoff_ms
+        };
+        self.always_ask = (!prefer_offline).then(|| Box::new(always_ask) as Box<_>);
+        self
     }
 
     /// Full documents for every package, when `full`.
@@ -74,11 +115,11 @@ impl<'a> RegistryMetadata<'a> {
         self
     }
 
-    async fn fetch(&self, name: &str) -> Result<Arc<Packument>, ResolveError> {
+    async fn fetch(&self, name: &str, ask: bool) -> Result<Arc<Packument>, ResolveError> {
         if self.full {
-            return self.fetch_kind(name, Kind::Full).await;
+            return self.fetch_kind(name, Kind::Full, ask).await;
         }
-        let abbreviated = self.fetch_kind(name, Kind::Abbreviated).await?;
+        let abbreviated = self.fetch_kind(name, Kind::Abbreviated, ask).await?;
         let Some(cutoff) = self.cutoff_ms else {
             return Ok(abbreviated);
         };
@@ -90,22 +131,47 @@ impl<'a> RegistryMetadata<'a> {
         if settled || abbreviated.time.is_some() {
             return Ok(abbreviated);
         }
-        self.fetch_kind(name, Kind::Full).await
+        self.fetch_kind(name, Kind::Full, ask).await
     }
 
-    async fn fetch_kind(&self, name: &str, kind: Kind) -> Result<Arc<Packument>, ResolveError> {
+    /// `ask`: revalidate even a kept copy that could answer alone.
+    async fn fetch_kind(
+        &self,
+        name: &str,
+        kind: Kind,
+        ask: bool,
+    ) -> Result<Arc<Packument>, ResolveError> {
         let registry = self.registries.registry_for(name);
         let url = pacquet_registry_metadata::packument_url(&registry, name);
-        let authorization = self.registries.authorization_for(&url, name);
         let client = Client {
             fetcher: self.fetcher,
             cache_dir: self.cache_dir,
             offline: self.offline,
         };
-        let body = client
-            .get(&registry, name, kind, authorization.as_deref())
-            .await
-            .map_err(|e| ResolveError::from_metadata(name, e))?;
+        let kept = match self.kept_since {
+            Some(since)
+                if !ask && !self.offline && !self.always_ask.as_ref().is_some_and(|f| f(name)) =>
+            {
+                client.kept(&registry, name, kind, (since != i64::MIN).then_some(since))
+            }
+            _ => None,
+        };
+        let body = match kept {
+            Some(body) => {
+                self.unverified
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .insert(name.to_owned());
+                body
+            }
+            None => {
+                let authorization = self.registries.authorization_for(&url, name);
+                client
+                    .get(&registry, name, kind, authorization.as_deref())
+                    .await
+                    .map_err(|e| ResolveError::from_metadata(name, e))?
+            }
+        };
         // Parsed on the task: see `read_mirror` in pacquet-registry-metadata.
         let packument = Packument::parse(body).map_err(|e| ResolveError::InvalidMetadata {
             name: name.to_owned(),
@@ -122,11 +188,29 @@ impl Metadata for RegistryMetadata<'_> {
             let mut cells = self.cells.lock().unwrap_or_else(|e| e.into_inner());
             Arc::clone(cells.entry(name.to_owned()).or_default())
         };
-        cell.get_or_init(|| self.fetch(name)).await.clone()
+        cell.get_or_init(|| self.fetch(name, false)).await.clone()
     }
 
     fn registry(&self, name: &str) -> String {
         self.registries.registry_for(name)
+    }
+
+    async fn revalidate(&self, name: &str) -> Option<Result<Arc<Packument>, ResolveError>> {
+        let was_kept = self
+            .unverified
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(name);
+        if !was_kept {
+            return None;
+        }
+        let fresh = self.fetch(name, true).await;
+        let cell = Arc::new(OnceCell::new_with(Some(fresh.clone())));
+        self.cells
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(name.to_owned(), cell);
+        Some(fresh)
     }
 }
 

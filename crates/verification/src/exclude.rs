@@ -71,6 +71,13 @@ impl ExcludeList {
         any_version || listed
     }
 
+    /// Whether a bare-name rule excludes every version of `name`.
+    pub fn excludes_every_version(&self, name: &str) -> bool {
+        self.rules
+            .iter()
+            .any(|(matcher, versions)| versions.is_empty() && matcher.matches(name))
+    }
+
     pub fn sorted_patterns(&self) -> &[String] {
         &self.sorted
     }

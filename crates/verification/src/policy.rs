@@ -75,6 +75,12 @@ impl Policy {
         self.cutoff_ms().is_some() && !self.minimum_release_age_exclude.excludes(name, version)
     }
 
+    /// Whether `minimumReleaseAgeExclude` exempts every version of `name`.
+    pub fn age_exempts(&self, name: &str) -> bool {
+        self.minimum_release_age_exclude
+            .excludes_every_version(name)
+    }
+
     pub fn trust_applies(&self, name: &str, version: &str) -> bool {
         self.trust_policy == TrustPolicy::NoDowngrade
             && !self.trust_policy_exclude.excludes(name, version)
