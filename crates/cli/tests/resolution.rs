@@ -1043,28 +1043,82 @@ fn edits_with_filter_write_what_pnpm_writes() {
         &["update", "--filter", "@pq-ws/app", "--latest"],
         &["add", "--filter", "nothing-is-named-so", "pq-dup"],
     ] {
-        let registry = Registry::start_fixtures();
-        let tmp = tempfile::tempdir().unwrap();
-        let [(pnpm_project, pnpm_env), (project, env)] = ["pnpm", "pacquet"].map(|side| {
-            let project = tmp.path().join(side).join("project");
-            prepare_project("workspace", &project, &registry.url());
-            let env = PnpmEnv::new(&tmp.path().join(side).join("env"), &registry.url());
-            (project, env)
-        });
-        let mut pnpm_args = args.to_vec();
-        pnpm_args.push("--reporter=append-only");
-        pnpm_env.run_ok(&pnpm_project, &pnpm_args);
-        pacquet_ok(&env, &project, args);
-        for dir in [".", "packages/app", "packages/lib", "packages/util"] {
-            let read =
-                |p: &Path| std::fs::read_to_string(p.join(dir).join("package.json")).unwrap();
-            pretty_assertions::assert_eq!(read(&project), read(&pnpm_project), "{args:?} {dir}");
-        }
-        pretty_assertions::assert_eq!(lockfile(&project), lockfile(&pnpm_project), "{args:?}");
-        let opts =
-            DiffOptions::for_installs(&pnpm_project, &pnpm_env.store_dir, &project, &env.store_dir);
-        assert_trees_equal(&pnpm_project, &project, &opts);
+        workspace_edits_like_pnpm(None, ".", args);
     }
+}
+
+/// `update --filter` moves only the selected projects' trees: the others
+/// keep what the lockfile has, the same package included; without a
+/// filter, every project's tree moves and only the current project's
+/// manifest is rewritten (pnpm 12.21). Every project depends on
+/// `pq-plain@^1.0.0`, locked at 1.0.0; the registry has 1.1.0.
+#[test]
+fn update_moves_only_the_selected_projects() {
+    let prepare = |project: &Path| {
+        for dir in [".", "packages/app", "packages/lib", "packages/util"] {
+            with_dependency(&project.join(dir), "pq-plain", "^1.0.0");
+        }
+        with_dependency(&project.join("packages/app"), "pq-dup", "^1.0.0");
+    };
+    for (dir, args, some_kept) in [
+        (".", &["update", "--filter", "pq-util"][..], true),
+        (".", &["update", "--filter", "."], true),
+        (".", &["update", "--filter", ".", "pq-plain"], true),
+        (
+            ".",
+            &["update", "--filter", "./packages/*", "--latest"],
+            true,
+        ),
+        (".", &["update"], false),
+        ("packages/app", &["update", "pq-plain"], false),
+    ] {
+        let lockfile = workspace_edits_like_pnpm(Some(&prepare), dir, args);
+        assert_eq!(
+            lockfile.contains("pq-plain@1.0.0:"),
+            some_kept,
+            "{args:?}: {lockfile}"
+        );
+        assert!(lockfile.contains("pq-plain@1.1.0:"), "{args:?}: {lockfile}");
+    }
+}
+
+/// Runs `args` in `dir` with both tools on copies of fixture `workspace`
+/// (after `prepare`, then a lockfile for it written by pnpm on both
+/// sides); compares every project's package.json, the lockfile and the
+/// trees. Returns the lockfile.
+fn workspace_edits_like_pnpm(prepare: Option<&dyn Fn(&Path)>, dir: &str, args: &[&str]) -> String {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let [(pnpm_project, pnpm_env), (project, env)] = ["pnpm", "pacquet"].map(|side| {
+        let project = tmp.path().join(side).join("project");
+        prepare_project("workspace", &project, &registry.url());
+        let env = PnpmEnv::new(&tmp.path().join(side).join("env"), &registry.url());
+        (project, env)
+    });
+    if let Some(prepare) = prepare {
+        for project in [&pnpm_project, &project] {
+            prepare(project);
+        }
+        pnpm_env.lockfile_only(&pnpm_project);
+        std::fs::copy(
+            pnpm_project.join("pnpm-lock.yaml"),
+            project.join("pnpm-lock.yaml"),
+        )
+        .unwrap();
+    }
+    let mut pnpm_args = args.to_vec();
+    pnpm_args.push("--reporter=append-only");
+    pnpm_env.run_ok(&pnpm_project.join(dir), &pnpm_args);
+    pacquet_ok(&env, &project.join(dir), args);
+    for dir in [".", "packages/app", "packages/lib", "packages/util"] {
+        let read = |p: &Path| std::fs::read_to_string(p.join(dir).join("package.json")).unwrap();
+        pretty_assertions::assert_eq!(read(&project), read(&pnpm_project), "{args:?} {dir}");
+    }
+    pretty_assertions::assert_eq!(lockfile(&project), lockfile(&pnpm_project), "{args:?}");
+    let opts =
+        DiffOptions::for_installs(&pnpm_project, &pnpm_env.store_dir, &project, &env.store_dir);
+    assert_trees_equal(&pnpm_project, &project, &opts);
+    lockfile(&project)
 }
 
 #[test]

@@ -18,6 +18,15 @@ use crate::reporter::{Event, Reporter};
 use crate::{InstallError, settings};
 use pacquet_lockfile::{ProjectManifest, apply_overrides, without_ignored_optionals};
 
+/// Whether `a` and `b` name one directory, however they are spelled.
+fn same_dir(a: &Path, b: &Path) -> bool {
+    a == b
+        || matches!(
+            (a.canonicalize(), b.canonicalize()),
+            (Ok(a), Ok(b)) if a == b
+        )
+}
+
 /// The settings' routing and credentials, as resolution asks for them.
 struct ConfigRegistries<'a>(&'a Config);
 
@@ -32,10 +41,12 @@ impl pacquet_resolver::Registries for ConfigRegistries<'_> {
 }
 
 /// `update`: resolve again, without keeping what the lockfile has for
-/// `names` (for everything when empty).
+/// `names` (for everything when empty), in the trees of the projects in
+/// `dirs` (every project's when empty).
 #[derive(Debug, Clone, Default)]
 pub struct Update {
     pub names: Vec<String>,
+    pub dirs: Vec<std::path::PathBuf>,
 }
 
 /// Resolves the projects of `config` and writes `pnpm-lock.yaml`.
@@ -63,13 +74,18 @@ pub(crate) fn resolve_lockfile(
         .map(|p| apply_overrides(&p.manifest, &rebase_local_overrides(&overrides, &p.id)))
         .map(|m| without_ignored_optionals(&m, &config.ignored_optional_dependencies))
         .collect();
-    // A lockfile that does not parse is resolved from scratch; so is
-    // everything, for `update` without names.
+    // A lockfile that does not parse is resolved from scratch.
     let previous = pacquet_lockfile::read_lockfile(&config.workspace_root.join(LOCKFILE_NAME))
         .ok()
-        .flatten()
-        .filter(|_| !update.is_some_and(|u| u.names.is_empty()));
-    let unlocked = update.map(|u| u.names.clone()).unwrap_or_default();
+        .flatten();
+    let unlock = update.map(|u| pacquet_resolver::Unlock {
+        importers: projects
+            .iter()
+            .filter(|p| u.dirs.is_empty() || u.dirs.iter().any(|dir| same_dir(dir, &p.dir)))
+            .map(|p| p.id.clone())
+            .collect(),
+        names: u.names.clone(),
+    });
     let access = RegistryAccess::new(config)?;
     let resolution_mode = ResolutionMode::parse(&config.resolution_mode).unwrap_or_default();
     // `time-based` dates every pick: full documents, as pnpm 12.21 fetches
@@ -138,7 +154,7 @@ pub(crate) fn resolve_lockfile(
         prefer_workspace_packages: config.prefer_workspace_packages,
         package_extensions_checksum: extensions_checksum,
         previous: previous.as_ref(),
-        unlocked: &unlocked,
+        unlock: unlock.as_ref(),
         overrides: &overrides,
         catalogs: &config.catalogs,
         read_directory: Some(&read_directory),

@@ -254,6 +254,9 @@ pub struct Walker<'a, M> {
     /// registry version). A package kept keeps them where they still fit,
     /// and an optional dependency the lockfile left out stays out.
     locked_children: HashMap<PkgId, HashMap<String, Option<(String, Version)>>>,
+    /// What `update` re-resolves: in the walks of these importers (by
+    /// index), these names (every name when empty).
+    unlock: Option<(HashSet<usize>, Vec<String>)>,
     /// Applied to every manifest picked, after the extensions.
     overrides: Option<&'a Overrides>,
     /// What `catalog:` specifiers of the projects refer to.
@@ -316,6 +319,7 @@ impl<'a, M: Metadata> Walker<'a, M> {
             workspace: HashMap::new(),
             locked: HashMap::new(),
             locked_children: HashMap::new(),
+            unlock: None,
             overrides: None,
             catalogs: None,
             read_directory: None,
@@ -381,11 +385,14 @@ impl<'a, M: Metadata> Walker<'a, M> {
     /// Prefers the registry versions `lockfile` has, over any other
     /// preference (docs/resolution.md §2); not those of the names
     /// `unlocked` (`update <name>`).
-    pub fn keep_locked(&mut self, lockfile: &pacquet_lockfile::Lockfile, unlocked: &[String]) {
+    /// Keeps what `lockfile` has where it still fits, except what
+    /// `unlock` re-resolves.
+    pub fn keep_locked(
+        &mut self,
+        lockfile: &pacquet_lockfile::Lockfile,
+        unlock: Option<(HashSet<usize>, Vec<String>)>,
+    ) {
         for key in lockfile.packages.keys() {
-            if unlocked.iter().any(|name| name == key.name()) {
-                continue;
-            }
             if let Ok(version) = Version::parse(key.version()) {
                 self.locked
                     .entry(key.name().to_owned())
@@ -394,9 +401,6 @@ impl<'a, M: Metadata> Walker<'a, M> {
             }
         }
         for (key, snapshot) in &lockfile.snapshots {
-            if unlocked.iter().any(|name| name == key.name()) {
-                continue;
-            }
             let id = format!("{}@{}", key.name(), key.version());
             let children = self.locked_children.entry(id).or_default();
             for (alias, reference) in snapshot
@@ -411,10 +415,18 @@ impl<'a, M: Metadata> Walker<'a, M> {
                         .map(|v| (path.name().to_owned(), v)),
                     pacquet_lockfile::DepRef::Link(_) => None,
                 };
-                let target = target.filter(|(name, _)| !unlocked.contains(name));
                 children.entry(alias.clone()).or_insert(target);
             }
         }
+        self.unlock = unlock;
+    }
+
+    /// Whether the walk of importer `index` re-resolves `name` rather
+    /// than keep what the lockfile has (`update`, docs/resolution.md §11).
+    fn unlocked(&self, index: usize, name: &str) -> bool {
+        self.unlock.as_ref().is_some_and(|(importers, names)| {
+            importers.contains(&index) && (names.is_empty() || names.iter().any(|n| n == name))
+        })
     }
 
     /// Makes `projects` the targets of `workspace:` specifiers.
@@ -695,7 +707,7 @@ impl<'a, M: Metadata> Walker<'a, M> {
         });
         let no_catalogs = Catalogs::new();
         let mut picks = Vec::new();
-        for importer in importers {
+        for (index, importer) in importers.iter().enumerate() {
             let mut requests = Vec::new();
             for (group, alias, specifier) in
                 direct_dependencies(importer.manifest, self.auto_install_peers)
@@ -737,7 +749,9 @@ impl<'a, M: Metadata> Walker<'a, M> {
             let preferred = manifest_selectors(importer.manifest);
             for request in &requests {
                 if let Want::Spec(spec) = &request.want
-                    && let Ok(id) = self.pick_or_revalidate(0, request, spec, &preferred).await
+                    && let Ok(id) = self
+                        .pick_or_revalidate(index, request, spec, &preferred)
+                        .await
                 {
                     picks.push(id);
                 }
@@ -979,7 +993,10 @@ impl<'a, M: Metadata> Walker<'a, M> {
             .filter(|(raw, _)| *raw != spec.selector_raw())
             .map(|(_, s)| s)
             .collect();
-        let locked = self.locked.get(spec.name.as_str());
+        let locked = self
+            .locked
+            .get(spec.name.as_str())
+            .filter(|_| !self.unlocked(index, &spec.name));
         let weight = |v: &Version| -> u32 {
             let manifest = manifest_selectors
                 .iter()
@@ -1160,10 +1177,20 @@ impl<'a, M: Metadata> Walker<'a, M> {
             .into_iter()
             .map(|(a, s, o)| (a.to_owned(), s.to_owned(), o))
             .collect();
-        let locked_children = self.locked_children.get(id).cloned();
+        let locked_children = self
+            .locked_children
+            .get(id)
+            .filter(|_| !self.unlocked(index, id_name(id)))
+            .cloned();
         for (alias, specifier, optional) in &edges {
             let (alias, specifier, optional) = (alias.as_str(), specifier.as_str(), *optional);
-            let locked = locked_children.as_ref().map(|children| children.get(alias));
+            let locked = locked_children.as_ref().map(|children| {
+                children.get(alias).map(|target| {
+                    target
+                        .clone()
+                        .filter(|(name, _)| !self.unlocked(index, name))
+                })
+            });
             if optional && matches!(locked, Some(None)) {
                 // The lockfile left this optional dependency out (it could
                 // not be had when it was written): it stays out.
@@ -1182,7 +1209,7 @@ impl<'a, M: Metadata> Walker<'a, M> {
                 _ => {
                     let mut spec = registry_spec(alias, specifier, id)?;
                     // The version the lockfile has, where it still fits.
-                    if let Some(Some(Some((name, version)))) = locked
+                    if let Some(Some(Some((name, version)))) = &locked
                         && *name == spec.name
                         && match &spec.selector {
                             Selector::Version(v) => v == version,

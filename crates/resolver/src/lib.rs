@@ -50,8 +50,8 @@ pub struct ResolveOptions<'a> {
     pub extensions: Option<&'a extensions::Extensions>,
     /// The previous lockfile: its versions are kept where they still fit.
     pub previous: Option<&'a Lockfile>,
-    /// Names whose versions in the previous lockfile are not kept.
-    pub unlocked: &'a [String],
+    /// What `update` resolves again instead of keeping it.
+    pub unlock: Option<&'a Unlock>,
     /// `overrides` with `$name` and `catalog:` values resolved, written to
     /// the lockfile as they are and applied to every published manifest
     /// (the importers' manifests come overridden).
@@ -154,6 +154,15 @@ pub async fn pick_for<M: Metadata>(
     }
 }
 
+/// What `update` resolves again: in the trees of `importers` (ids), the
+/// packages `names` names, or everything when `names` is empty; the other
+/// projects keep what the lockfile has (docs/resolution.md §11).
+#[derive(Debug, Clone, Default)]
+pub struct Unlock {
+    pub importers: Vec<String>,
+    pub names: Vec<String>,
+}
+
 /// Resolves the projects' dependencies into a lockfile. Projects are
 /// resolved in id order (`.` first), whatever order they come in.
 pub async fn resolve<M: Metadata>(
@@ -192,7 +201,16 @@ pub async fn resolve<M: Metadata>(
         walker.set_read_tarball(read);
     }
     if let Some(previous) = opts.previous {
-        walker.keep_locked(previous, opts.unlocked);
+        let unlock = opts.unlock.map(|unlock| {
+            let indexes = importers
+                .iter()
+                .enumerate()
+                .filter(|(_, i)| unlock.importers.iter().any(|id| id == i.id))
+                .map(|(index, _)| index)
+                .collect();
+            (indexes, unlock.names.clone())
+        });
+        walker.keep_locked(previous, unlock);
     }
     let time = match opts.resolution_mode {
         mode::ResolutionMode::Highest => None,

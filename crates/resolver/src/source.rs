@@ -46,6 +46,9 @@ pub trait Registries: Send + Sync {
 
 type Cell = Arc<OnceCell<Result<Arc<Packument>, ResolveError>>>;
 
+/// A test on package names.
+type NamePredicate<'a> = Box<dyn Fn(&str) -> bool + Send + Sync + 'a>;
+
 /// Packuments from the registries, one request per name per install.
 pub struct RegistryMetadata<'a> {
     pub fetcher: &'a Fetcher,
@@ -62,7 +65,7 @@ pub struct RegistryMetadata<'a> {
     /// or after this time (ms since the epoch; `i64::MIN`: any kept copy).
     kept_since: Option<i64>,
     /// Names whose kept document is always revalidated.
-    always_ask: Option<Box<dyn Fn(&str) -> bool + Send + Sync + 'a>>,
+    always_ask: Option<NamePredicate<'a>>,
     /// Names whose document came from the mirror without a request.
     unverified: Mutex<HashSet<String>>,
     cells: Mutex<HashMap<String, Cell>>,

@@ -75,7 +75,7 @@ async fn resolved_lockfile(registry: &Registry, project: &str) -> String {
         age_fallback: false,
         extensions: Some(pacquet_resolver::extensions::Extensions::builtin()),
         previous: None,
-        unlocked: &[],
+        unlock: None,
         overrides: &Default::default(),
         catalogs: &Default::default(),
         read_directory: None,

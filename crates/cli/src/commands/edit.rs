@@ -99,11 +99,18 @@ pub fn update(
             // `add`.
             record_before: !args.latest,
             update: Some(pacquet_installer::Update {
+                // Empty: everything. The names asked for stay in the list
+                // even when the project has none of them, so the list is
+                // never empty then.
                 names: if args.packages.is_empty() {
                     Vec::new()
                 } else {
                     names
+                        .into_iter()
+                        .chain(args.packages.iter().cloned())
+                        .collect()
                 },
+                dirs: Vec::new(),
             }),
         })
     })
@@ -141,6 +148,10 @@ fn change_then_install(
     let mut edited = Vec::new();
     let mut update: Option<pacquet_installer::Update> = None;
     let dirs = project_dirs(cli, &config, &cwd, command)?;
+    // pnpm 12.21's `update --filter` moves only the selected projects'
+    // trees; without a filter, the whole workspace's (docs/resolution.md
+    // §11).
+    let filtered = !cli.filter.is_empty() || !cli.filter_prod.is_empty();
     // pnpm 12.21 changes nothing, and succeeds, when no project matches.
     if dirs.is_empty() {
         return Ok(());
@@ -149,10 +160,13 @@ fn change_then_install(
         let (manifest, change) = change_manifest(&config, &dir, &plan)?;
         edited.extend(manifest);
         if let Some(more) = change {
-            let names = &mut update.get_or_insert_with(Default::default).names;
-            names.extend(more.names);
-            names.sort();
-            names.dedup();
+            let update = update.get_or_insert_with(Default::default);
+            update.names.extend(more.names);
+            update.names.sort();
+            update.names.dedup();
+            if filtered {
+                update.dirs.push(dir);
+            }
         }
     }
     super::install::install_loaded(cli, &install, &config, &cwd, runtime, edited, update)
