@@ -1082,11 +1082,67 @@ fn update_moves_only_the_selected_projects() {
     }
 }
 
+/// `update` of a `catalog:` dependency moves the catalog entry in
+/// `pnpm-workspace.yaml` (its line only) and the lockfile's `catalogs:`,
+/// not the manifest (pnpm 12.21). The root and `app` use the entry
+/// `pq-plain: ^1.0.0`, locked at 1.0.0; the registry has 1.1.0.
+#[test]
+fn update_moves_catalog_entries_like_pnpm() {
+    let prepare = |project: &Path| {
+        with_settings(
+            project,
+            "# the entry pnpm moves\ncatalog:\n  pq-plain: 1.0.0 # kept\n  unused: ^9.0.0\n",
+        );
+        with_dependency(project, "pq-plain", "catalog:");
+        with_dependency(&project.join("packages/app"), "pq-plain", "catalog:");
+    };
+    // The range pnpm would keep at 1.0.0 with this lockfile.
+    let relax = |project: &Path| {
+        for file in ["pnpm-workspace.yaml", "pnpm-lock.yaml"] {
+            let path = project.join(file);
+            let text = std::fs::read_to_string(&path).unwrap();
+            let text = text
+                .replacen("pq-plain: 1.0.0 # kept", "pq-plain: ^1.0.0 # kept", 1)
+                .replacen(
+                    "specifier: 1.0.0\n      version: 1.0.0",
+                    "specifier: ^1.0.0\n      version: 1.0.0",
+                    1,
+                );
+            std::fs::write(&path, text).unwrap();
+        }
+    };
+    for args in [
+        &["update"][..],
+        &["update", "--latest"],
+        &["update", "pq-plain"],
+        &["update", "pq-dup"],
+    ] {
+        let lockfile = workspace_edits_like_pnpm_then(Some(&prepare), &relax, ".", args);
+        let moved = args != ["update", "pq-dup"];
+        assert_eq!(
+            lockfile.contains("specifier: ^1.1.0\n      version: 1.1.0"),
+            moved,
+            "{args:?}: {lockfile}"
+        );
+    }
+}
+
 /// Runs `args` in `dir` with both tools on copies of fixture `workspace`
 /// (after `prepare`, then a lockfile for it written by pnpm on both
 /// sides); compares every project's package.json, the lockfile and the
 /// trees. Returns the lockfile.
 fn workspace_edits_like_pnpm(prepare: Option<&dyn Fn(&Path)>, dir: &str, args: &[&str]) -> String {
+    workspace_edits_like_pnpm_then(prepare, &unchanged, dir, args)
+}
+
+/// [`workspace_edits_like_pnpm`], with `retouch` applied to both sides
+/// once the lockfile is there; `pnpm-workspace.yaml` is compared too.
+fn workspace_edits_like_pnpm_then(
+    prepare: Option<&dyn Fn(&Path)>,
+    retouch: &dyn Fn(&Path),
+    dir: &str,
+    args: &[&str],
+) -> String {
     let registry = Registry::start_fixtures();
     let tmp = tempfile::tempdir().unwrap();
     let [(pnpm_project, pnpm_env), (project, env)] = ["pnpm", "pacquet"].map(|side| {
@@ -1106,10 +1162,15 @@ fn workspace_edits_like_pnpm(prepare: Option<&dyn Fn(&Path)>, dir: &str, args: &
         )
         .unwrap();
     }
+    for project in [&pnpm_project, &project] {
+        retouch(project);
+    }
     let mut pnpm_args = args.to_vec();
     pnpm_args.push("--reporter=append-only");
     pnpm_env.run_ok(&pnpm_project.join(dir), &pnpm_args);
     pacquet_ok(&env, &project.join(dir), args);
+    let workspace = |p: &Path| std::fs::read_to_string(p.join("pnpm-workspace.yaml")).unwrap();
+    pretty_assertions::assert_eq!(workspace(&project), workspace(&pnpm_project), "{args:?}");
     for dir in [".", "packages/app", "packages/lib", "packages/util"] {
         let read = |p: &Path| std::fs::read_to_string(p.join(dir).join("package.json")).unwrap();
         pretty_assertions::assert_eq!(read(&project), read(&pnpm_project), "{args:?} {dir}");

@@ -262,6 +262,10 @@ pub struct Config {
     pub overrides: IndexMap<String, String>,
     /// Catalog name → package → specifier (`catalog:` is `default`).
     pub catalogs: IndexMap<String, IndexMap<String, String>>,
+    /// The catalogs as loaded, when a command (`update`) changed
+    /// [`Config::catalogs`] afterwards: the state file records these, as
+    /// pnpm 12.21 records the settings it started with.
+    pub catalogs_as_loaded: Option<IndexMap<String, IndexMap<String, String>>>,
     /// Selector → patch file path (relative to the workspace root).
     pub patched_dependencies: IndexMap<String, String>,
     /// `packageExtensions` as written, if present.

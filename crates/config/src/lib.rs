@@ -11,6 +11,7 @@
 //! error for pinned pnpm versions (unknown keys only warn).
 
 mod auth;
+pub mod catalog_edit;
 mod config;
 mod dirs;
 mod enums;

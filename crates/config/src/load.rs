@@ -309,6 +309,7 @@ fn resolve_settings(
         inject_workspace_packages: layers.bool("injectWorkspacePackages", false),
         overrides: string_map(layers.get("overrides")),
         catalogs: catalogs(layers),
+        catalogs_as_loaded: None,
         patched_dependencies: string_map(layers.get("patchedDependencies")),
         package_extensions: package_extensions(layers),
         pnpmfile: layers.string("pnpmfile"),

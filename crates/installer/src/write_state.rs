@@ -325,7 +325,11 @@ pub fn settings(config: &Config, store_dir: &str) -> WorkspaceStateSettings {
     s.allow_builds = sorted_allow_builds(config);
     s.auto_install_peers = config.auto_install_peers;
     // pnpm 12 writes catalogs and their entries sorted.
-    let mut catalogs = config.catalogs.clone();
+    let mut catalogs = config
+        .catalogs_as_loaded
+        .as_ref()
+        .unwrap_or(&config.catalogs)
+        .clone();
     catalogs.sort_unstable_keys();
     for entries in catalogs.values_mut() {
         entries.sort_unstable_keys();

@@ -71,6 +71,7 @@ pub fn update(
             |alias: &str| args.packages.is_empty() || args.packages.iter().any(|p| p == alias);
         let mut edits = Vec::new();
         let mut names = Vec::new();
+        let mut catalog_edits = Vec::new();
         for group in pacquet_installer::manifest_edit::GROUPS {
             let Some(deps) = manifest.get(group).and_then(|d| d.as_object()) else {
                 continue;
@@ -79,6 +80,33 @@ pub fn update(
                 let Some(spec) = spec.as_str().filter(|_| wanted(alias)) else {
                     continue;
                 };
+                // A `catalog:` dependency moves its catalog entry
+                // (docs/resolution.md §11).
+                if let Some(catalog) = spec.strip_prefix("catalog:") {
+                    let catalog = match catalog.trim() {
+                        "" => "default",
+                        named => named,
+                    };
+                    let Some(entry) = config.catalogs.get(catalog).and_then(|c| c.get(alias))
+                    else {
+                        continue;
+                    };
+                    let Some((name, new)) =
+                        updated_specifier(config, runtime, alias, entry, args.latest)?
+                    else {
+                        continue;
+                    };
+                    names.push(name);
+                    if new != *entry {
+                        catalog_edits.push(CatalogEdit {
+                            catalog: catalog.to_owned(),
+                            alias: alias.clone(),
+                            specifier: new,
+                            record_before: !args.latest,
+                        });
+                    }
+                    continue;
+                }
                 let Some((name, new)) =
                     updated_specifier(config, runtime, alias, spec, args.latest)?
                 else {
@@ -94,6 +122,7 @@ pub fn update(
         }
         Ok(ManifestChange {
             edits,
+            catalog_edits,
             // pnpm 12.21 records the manifest as it was before `update`
             // wrote it, stat included; after `update --latest`, as after
             // `add`.
@@ -119,15 +148,29 @@ pub fn update(
 /// What a command does to the project's manifest before installing.
 struct ManifestChange {
     edits: Vec<Edit>,
+    /// Entries of `pnpm-workspace.yaml`'s catalogs to rewrite.
+    catalog_edits: Vec<CatalogEdit>,
     /// The state file records the manifest as it was before the change.
     record_before: bool,
     update: Option<pacquet_installer::Update>,
+}
+
+/// A catalog entry's new specifier.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct CatalogEdit {
+    catalog: String,
+    alias: String,
+    specifier: String,
+    /// The state file records the entry as it was before the change
+    /// (`update` without `--latest`, as for manifests).
+    record_before: bool,
 }
 
 impl ManifestChange {
     fn edits(edits: Vec<Edit>) -> ManifestChange {
         ManifestChange {
             edits,
+            catalog_edits: Vec::new(),
             record_before: false,
             update: None,
         }
@@ -144,8 +187,9 @@ fn change_then_install(
     plan: impl Fn(&Config, &serde_json::Value) -> Result<ManifestChange, Failure>,
 ) -> Result<(), Failure> {
     let install = flags.install_args();
-    let (config, cwd) = super::install::load(cli, &install)?;
+    let (mut config, cwd) = super::install::load(cli, &install)?;
     let mut edited = Vec::new();
+    let mut catalog_edits: Vec<CatalogEdit> = Vec::new();
     let mut update: Option<pacquet_installer::Update> = None;
     let dirs = project_dirs(cli, &config, &cwd, command)?;
     // pnpm 12.21's `update --filter` moves only the selected projects'
@@ -157,8 +201,13 @@ fn change_then_install(
         return Ok(());
     }
     for dir in dirs {
-        let (manifest, change) = change_manifest(&config, &dir, &plan)?;
+        let (manifest, change, catalogs) = change_manifest(&config, &dir, &plan)?;
         edited.extend(manifest);
+        for edit in catalogs {
+            if !catalog_edits.contains(&edit) {
+                catalog_edits.push(edit);
+            }
+        }
         if let Some(more) = change {
             let update = update.get_or_insert_with(Default::default);
             update.names.extend(more.names);
@@ -169,7 +218,60 @@ fn change_then_install(
             }
         }
     }
+    edit_catalogs(&mut config, &catalog_edits)?;
     super::install::install_loaded(cli, &install, &config, &cwd, runtime, edited, update)
+}
+
+/// Writes `edits` into the workspace's `pnpm-workspace.yaml` (each entry's
+/// line in place) and into the loaded settings. An entry not written as a
+/// block mapping line is left as it is, with a warning.
+fn edit_catalogs(config: &mut Config, edits: &[CatalogEdit]) -> Result<(), Failure> {
+    if edits.is_empty() {
+        return Ok(());
+    }
+    let path = config.workspace_root.join("pnpm-workspace.yaml");
+    let read_error = |source| {
+        Box::new(EditCommandError::Read {
+            path: path.clone(),
+            source,
+        }) as Failure
+    };
+    let mut text = std::fs::read_to_string(&path).map_err(read_error)?;
+    for edit in edits {
+        match pacquet_config::catalog_edit::set_catalog_entry(
+            &text,
+            &edit.catalog,
+            &edit.alias,
+            &edit.specifier,
+        ) {
+            Some(changed) => text = changed,
+            None => {
+                eprintln!(
+                    "[WARN] {}: catalog entry {} of catalog {} is not written one per line; left as it is",
+                    path.display(),
+                    edit.alias,
+                    edit.catalog
+                );
+                continue;
+            }
+        }
+        if edit.record_before && config.catalogs_as_loaded.is_none() {
+            config.catalogs_as_loaded = Some(config.catalogs.clone());
+        }
+        if let Some(entry) = config
+            .catalogs
+            .get_mut(&edit.catalog)
+            .and_then(|c| c.get_mut(&edit.alias))
+        {
+            entry.clone_from(&edit.specifier);
+        }
+    }
+    pacquet_state::write_atomic(&path, text.as_bytes()).map_err(|source| {
+        Box::new(EditCommandError::Write {
+            path: path.clone(),
+            source,
+        }) as Failure
+    })
 }
 
 /// Writes the change `plan` makes of the manifest in `dir`; returns it as
@@ -179,7 +281,14 @@ fn change_manifest(
     config: &Config,
     dir: &Path,
     plan: &impl Fn(&Config, &serde_json::Value) -> Result<ManifestChange, Failure>,
-) -> Result<(Option<EditedManifest>, Option<pacquet_installer::Update>), Failure> {
+) -> Result<
+    (
+        Option<EditedManifest>,
+        Option<pacquet_installer::Update>,
+        Vec<CatalogEdit>,
+    ),
+    Failure,
+> {
     let path = dir.join("package.json");
     let text = std::fs::read_to_string(&path).map_err(|source| {
         Box::new(EditCommandError::Read {
@@ -212,7 +321,7 @@ fn change_manifest(
     // included (pnpm 12.21: `add` of a dependency the project has as is).
     if serde_json::from_str::<serde_json::Value>(&written.text).is_ok_and(|after| after == manifest)
     {
-        return Ok((None, change.update));
+        return Ok((None, change.update, change.catalog_edits));
     }
     pacquet_state::write_atomic(&path, written.text.as_bytes()).map_err(|source| {
         Box::new(EditCommandError::Write {
@@ -229,7 +338,7 @@ fn change_manifest(
         edited.manifest = manifest;
         edited.stat_before = Some(stat);
     }
-    Ok((Some(edited), change.update))
+    Ok((Some(edited), change.update, change.catalog_edits))
 }
 
 /// `(package name, specifier to write)` for a registry dependency `update`
