@@ -155,6 +155,15 @@ struct ManifestChange {
     update: Option<pacquet_installer::Update>,
 }
 
+/// What [`change_manifest`] did to one project.
+struct Changed {
+    /// The manifest as the install records it; `None`: the file is as it
+    /// was.
+    manifest: Option<EditedManifest>,
+    update: Option<pacquet_installer::Update>,
+    catalog_edits: Vec<CatalogEdit>,
+}
+
 /// A catalog entry's new specifier.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct CatalogEdit {
@@ -201,7 +210,11 @@ fn change_then_install(
         return Ok(());
     }
     for dir in dirs {
-        let (manifest, change, catalogs) = change_manifest(&config, &dir, &plan)?;
+        let Changed {
+            manifest,
+            update: change,
+            catalog_edits: catalogs,
+        } = change_manifest(&config, &dir, &plan)?;
         edited.extend(manifest);
         for edit in catalogs {
             if !catalog_edits.contains(&edit) {
@@ -274,21 +287,13 @@ fn edit_catalogs(config: &mut Config, edits: &[CatalogEdit]) -> Result<(), Failu
     })
 }
 
-/// Writes the change `plan` makes of the manifest in `dir`; returns it as
-/// the install records it (`None`: nothing changed, the file is as it
-/// was), and what the change updates.
+/// Writes the change `plan` makes of the manifest in `dir`; returns what
+/// changed.
 fn change_manifest(
     config: &Config,
     dir: &Path,
     plan: &impl Fn(&Config, &serde_json::Value) -> Result<ManifestChange, Failure>,
-) -> Result<
-    (
-        Option<EditedManifest>,
-        Option<pacquet_installer::Update>,
-        Vec<CatalogEdit>,
-    ),
-    Failure,
-> {
+) -> Result<Changed, Failure> {
     let path = dir.join("package.json");
     let text = std::fs::read_to_string(&path).map_err(|source| {
         Box::new(EditCommandError::Read {
@@ -321,7 +326,11 @@ fn change_manifest(
     // included (pnpm 12.21: `add` of a dependency the project has as is).
     if serde_json::from_str::<serde_json::Value>(&written.text).is_ok_and(|after| after == manifest)
     {
-        return Ok((None, change.update, change.catalog_edits));
+        return Ok(Changed {
+            manifest: None,
+            update: change.update,
+            catalog_edits: change.catalog_edits,
+        });
     }
     pacquet_state::write_atomic(&path, written.text.as_bytes()).map_err(|source| {
         Box::new(EditCommandError::Write {
@@ -338,7 +347,11 @@ fn change_manifest(
         edited.manifest = manifest;
         edited.stat_before = Some(stat);
     }
-    Ok((Some(edited), change.update, change.catalog_edits))
+    Ok(Changed {
+        manifest: Some(edited),
+        update: change.update,
+        catalog_edits: change.catalog_edits,
+    })
 }
 
 /// `(package name, specifier to write)` for a registry dependency `update`
