@@ -227,6 +227,7 @@ impl EditInstallArgs {
             // The edit is resolved, in CI too.
             no_frozen_lockfile: true,
             lockfile_only: self.lockfile_only,
+            fix_lockfile: false,
             common: self.common.clone(),
             groups: GroupArgs {
                 prod: false,
@@ -321,6 +322,11 @@ pub struct InstallArgs {
     /// Resolve and write pnpm-lock.yaml without installing anything.
     #[arg(long, conflicts_with = "frozen_lockfile")]
     pub lockfile_only: bool,
+
+    /// Resolve again, keeping the lockfile's versions, to repair broken
+    /// entries (a missing integrity, say).
+    #[arg(long, conflicts_with = "frozen_lockfile")]
+    pub fix_lockfile: bool,
 
     #[command(flatten)]
     pub common: CommonInstallArgs,

@@ -1378,3 +1378,72 @@ fn kept_documents_answer_picks_like_pnpm() {
         assert_eq!(registry.request_count("pq-plain"), 1, "{settings}");
     }
 }
+
+/// `install --fix-lockfile` resolves again keeping the lockfile's
+/// versions, and what the registry says replaces a broken entry: a
+/// package whose `resolution` lost its integrity gets it back, at the
+/// locked version (`pq-plain@^1.0.0` stays 1.0.0 though 1.1.0 fits).
+/// Both tools, same lockfile and tree.
+#[test]
+fn fix_lockfile_repairs_like_pnpm() {
+    let locked_old = |project: &Path| with_dependency(project, "pq-plain", "1.0.0");
+    let break_integrity = |project: &Path| {
+        with_dependency(project, "pq-plain", "^1.0.0");
+        let path = project.join("pnpm-lock.yaml");
+        let text = std::fs::read_to_string(&path).unwrap();
+        let entry = "\n  pq-plain@1.0.0:\n    resolution: ";
+        let start = text.find(entry).unwrap() + entry.len();
+        let end = start + text[start..].find('\n').unwrap();
+        let text = format!(
+            "{}{{tarball: {}}}{}",
+            &text[..start],
+            "https://example.invalid/pq-plain-1.0.0.tgz",
+            &text[end..]
+        )
+        .replacen(
+            "pq-plain:\n        specifier: 1.0.0",
+            "pq-plain:\n        specifier: ^1.0.0",
+            1,
+        );
+        std::fs::write(&path, text).unwrap();
+    };
+    {
+        let registry = Registry::start_fixtures();
+        let tmp = tempfile::tempdir().unwrap();
+        let [(pnpm_project, pnpm_env), (project, env)] = ["pnpm", "pacquet"].map(|side| {
+            let project = tmp.path().join(side).join("project");
+            prepare_project("basic", &project, &registry.url());
+            (
+                project,
+                PnpmEnv::new(&tmp.path().join(side).join("env"), &registry.url()),
+            )
+        });
+        locked_old(&pnpm_project);
+        pnpm_env.lockfile_only(&pnpm_project);
+        std::fs::copy(
+            pnpm_project.join("package.json"),
+            project.join("package.json"),
+        )
+        .unwrap();
+        std::fs::copy(
+            pnpm_project.join("pnpm-lock.yaml"),
+            project.join("pnpm-lock.yaml"),
+        )
+        .unwrap();
+        for project in [&pnpm_project, &project] {
+            break_integrity(project);
+        }
+        pnpm_env.run_ok(
+            &pnpm_project,
+            &["install", "--fix-lockfile", "--reporter=append-only"],
+        );
+        pacquet_ok(&env, &project, &["install", "--fix-lockfile"]);
+        let fixed = lockfile(&project);
+        pretty_assertions::assert_eq!(fixed, lockfile(&pnpm_project));
+        assert!(!fixed.contains("example.invalid"), "{fixed}");
+        assert!(fixed.contains("pq-plain@1.0.0:"), "{fixed}");
+        let opts =
+            DiffOptions::for_installs(&pnpm_project, &pnpm_env.store_dir, &project, &env.store_dir);
+        assert_trees_equal(&pnpm_project, &project, &opts);
+    }
+}

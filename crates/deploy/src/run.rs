@@ -124,6 +124,7 @@ pub fn deploy(
         filter: None,
         root_only: true,
         lockfile_only: false,
+        fix_lockfile: false,
         edited: Vec::new(),
         update: None,
     };

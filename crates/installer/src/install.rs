@@ -44,6 +44,9 @@ pub struct InstallRequest<'a> {
     pub root_only: bool,
     /// `--lockfile-only`: resolve and write `pnpm-lock.yaml`, install nothing.
     pub lockfile_only: bool,
+    /// `--fix-lockfile`: resolve even an up-to-date lockfile, keeping its
+    /// versions; what the registry says replaces each entry's resolution.
+    pub fix_lockfile: bool,
     /// The manifests the command edited first (`add`, `remove`,
     /// `update`), one per project.
     pub edited: Vec<EditedManifest>,
@@ -143,6 +146,7 @@ pub fn install(
     // `optimisticRepeatInstall: false`: no answer from the state files.
     // A filtered install always installs.
     if selected.is_none()
+        && !req.fix_lockfile
         && config.optimistic_repeat_install
         && up_to_date::is_up_to_date(config, &modules_dir, &config.virtual_store_dir)
         && let Some(recorded) = verify::recorded_verification(config)
@@ -175,12 +179,13 @@ pub fn install(
         project_scripts.run_early()?;
     }
     let mut resolved = false;
-    let gate = match &req.update {
+    let gate = if req.update.is_some() || req.fix_lockfile {
         // Whatever the lockfile holds, it is resolved again.
-        Some(_) => Err(InstallError::NoLockfile {
+        Err(InstallError::NoLockfile {
             dir: config.workspace_root.clone(),
-        }),
-        None => gates::read_checked_lockfile(config, req.frozen_lockfile, req.root_only),
+        })
+    } else {
+        gates::read_checked_lockfile(config, req.frozen_lockfile, req.root_only)
     };
     let checked = match gate {
         // Without `--frozen-lockfile`, what the lockfile lacks is resolved

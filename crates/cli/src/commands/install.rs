@@ -42,10 +42,11 @@ pub(crate) fn install_loaded(
         .is_file();
     let request = InstallRequest {
         config,
-        frozen_lockfile: config.frozen_lockfile_for(lockfile_exists),
+        frozen_lockfile: !args.fix_lockfile && config.frozen_lockfile_for(lockfile_exists),
         filter: filter.as_ref(),
         root_only: false,
         lockfile_only: args.lockfile_only,
+        fix_lockfile: args.fix_lockfile,
         edited,
         update,
     };
