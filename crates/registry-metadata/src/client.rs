@@ -42,6 +42,35 @@ pub struct Client<'a> {
     pub offline: bool,
 }
 
+/// A document as [`Client::get_body`] gives it.
+#[derive(Debug)]
+pub enum Body {
+    /// JSON, as the registry sent it or reassembled.
+    Document(Vec<u8>),
+    /// The metadata mirror's indexed file, not reassembled.
+    Kept(mirror::Kept),
+}
+
+impl Body {
+    /// The document as JSON; `None` for a kept file whose versions are not
+    /// each one JSON value.
+    pub fn into_document(self) -> Option<Vec<u8>> {
+        match self {
+            Body::Document(bytes) => Some(bytes),
+            Body::Kept(kept) => kept.to_document(),
+        }
+    }
+}
+
+impl From<mirror::KeptFile> for Body {
+    fn from(file: mirror::KeptFile) -> Body {
+        match file {
+            mirror::KeptFile::Indexed(kept) => Body::Kept(kept),
+            mirror::KeptFile::Whole(mirrored) => Body::Document(mirrored.document),
+        }
+    }
+}
+
 impl Client<'_> {
     /// The `kind` document of `name` from `registry` (ending in `/`), as
     /// packument JSON.
@@ -52,6 +81,23 @@ impl Client<'_> {
         kind: Kind,
         authorization: Option<&str>,
     ) -> Result<Vec<u8>, MetadataError> {
+        let body = self.get_body(registry, name, kind, authorization).await?;
+        body.into_document().ok_or_else(|| MetadataError::Invalid {
+            name: name.to_owned(),
+            url: packument_url(registry, name),
+            reason: "a version in the metadata mirror is not valid JSON".to_owned(),
+        })
+    }
+
+    /// [`Client::get`], a document the mirror answers with left as the
+    /// mirror keeps it.
+    pub async fn get_body(
+        &self,
+        registry: &str,
+        name: &str,
+        kind: Kind,
+        authorization: Option<&str>,
+    ) -> Result<Body, MetadataError> {
         let url = packument_url(registry, name);
         let mirror = self
             .cache_dir
@@ -67,8 +113,8 @@ impl Client<'_> {
         // Read whole: a warm cache mostly gets `304`, and one read of the
         // file is cheaper than reading its validators, then all of it
         // (alotta, warm: one open per document instead of two).
-        let cached = mirror.as_deref().and_then(mirror::read);
-        let headers = cached.as_ref().map(|m| &m.headers);
+        let cached = mirror.as_deref().and_then(mirror::read_file);
+        let headers = cached.as_ref().map(mirror::KeptFile::headers);
         let modified_since = headers
             .as_ref()
             .and_then(|h| h.modified.as_deref())
@@ -93,11 +139,11 @@ impl Client<'_> {
                 content_type,
             } => (bytes, etag, content_type),
             Conditional::NotModified => {
-                if let Some(doc) = cached.map(|m| m.document) {
+                if let Some(kept) = cached {
                     if let Some(path) = &mirror {
                         touch(path);
                     }
-                    return Ok(doc);
+                    return Ok(kept.into());
                 }
                 // The mirror went away after its validators were read.
                 match self.send(&req, Validators::default()).await? {
@@ -111,7 +157,7 @@ impl Client<'_> {
             }
         };
         let Some(mirror) = mirror else {
-            return Ok(bytes);
+            return Ok(Body::Document(bytes));
         };
         // A registry that answers an abbreviated request with the full
         // document is abbreviated as pnpm does before it is kept.
@@ -131,7 +177,7 @@ impl Client<'_> {
                 Err(e) => return Err(e),
                 Ok(Ok(())) => {}
             }
-            Ok(bytes)
+            Ok(Body::Document(bytes))
         })
         .await
         .unwrap_or_else(|e| std::panic::resume_unwind(e.into_panic()))
@@ -142,13 +188,7 @@ impl Client<'_> {
     /// written or revalidated at or after `since` (ms since the epoch).
     /// pnpm 12.21 answers a pick from such a copy first
     /// (docs/registry-metadata.md §4).
-    pub fn kept(
-        &self,
-        registry: &str,
-        name: &str,
-        kind: Kind,
-        since: Option<i64>,
-    ) -> Option<Vec<u8>> {
+    pub fn kept(&self, registry: &str, name: &str, kind: Kind, since: Option<i64>) -> Option<Body> {
         let mirror = path::mirror_path(self.cache_dir?, kind.dir(), registry, name)?;
         if let Some(since) = since {
             let modified = std::fs::metadata(&mirror).ok()?.modified().ok()?;
@@ -160,7 +200,7 @@ impl Client<'_> {
                 return None;
             }
         }
-        mirror::read(&mirror).map(|m| m.document)
+        mirror::read_file(&mirror).map(Body::from)
     }
 
     async fn send(
@@ -191,9 +231,9 @@ impl Client<'_> {
 /// are small and a hop to the blocking pool per document cost more
 /// (alotta's resolution from a warm cache: 630 → 496 ms with the parse
 /// inlined too, 58 threads and 13.9k futex calls before).
-async fn read_mirror(path: Option<PathBuf>) -> Option<Vec<u8>> {
+async fn read_mirror(path: Option<PathBuf>) -> Option<Body> {
     let path = path?;
-    mirror::read(&path).map(|m| m.document)
+    mirror::read_file(&path).map(Body::from)
 }
 
 /// A `304` proves the copy current: its age restarts now (pnpm does the

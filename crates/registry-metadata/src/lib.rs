@@ -13,5 +13,5 @@ mod error;
 pub mod mirror;
 pub mod path;
 
-pub use client::{Client, Kind, packument_url};
+pub use client::{Body, Client, Kind, packument_url};
 pub use error::MetadataError;

@@ -27,7 +27,15 @@ pub struct Packument {
     /// When anything in the document last changed (top-level `modified`,
     /// else `time.modified`): no version is younger.
     pub modified: Option<String>,
-    body: Box<str>,
+    body: Text,
+}
+
+/// Where the versions' JSON is.
+#[derive(Debug)]
+enum Text {
+    Document(Box<str>),
+    /// A metadata mirror file, its bytes checked as each version is read.
+    Kept(pacquet_registry_metadata::mirror::FileBytes),
 }
 
 #[derive(Deserialize)]
@@ -87,13 +95,48 @@ impl Packument {
             versions,
             time,
             modified,
-            body: body.into_boxed_str(),
+            body: Text::Document(body.into_boxed_str()),
         })
     }
 
-    /// The manifest JSON of the version at `range` of [`Packument::versions`].
+    /// The packument of a metadata mirror file, its versions found by the
+    /// file's index instead of a scan of the document, and the file not
+    /// copied (alotta's warm resolution: 96 MB of documents, 200 → 140 ms
+    /// from the index alone). A version's JSON is checked when it is read.
+    pub fn from_kept(kept: pacquet_registry_metadata::mirror::Kept) -> Packument {
+        let strings = |map: serde_json::Map<String, Value>| -> HashMap<String, String> {
+            map.into_iter()
+                .filter_map(|(k, v)| Some((k, v.as_str()?.to_owned())))
+                .collect()
+        };
+        let versions: Vec<(Version, Range<usize>)> = kept
+            .versions
+            .into_iter()
+            .filter_map(|(v, range)| Some((Version::parse(&v).ok()?, range)))
+            .collect();
+        let time = kept.time.map(strings);
+        let modified = kept
+            .headers
+            .modified
+            .or_else(|| time.as_ref()?.get("modified").cloned());
+        Packument {
+            name: kept.name,
+            dist_tags: strings(kept.dist_tags),
+            versions,
+            time,
+            modified,
+            body: Text::Kept(kept.file),
+        }
+    }
+
+    /// The manifest JSON of the version at `range` of [`Packument::versions`]
+    /// (empty when a mirror file's bytes there are not UTF-8: it then
+    /// fails to parse).
     pub fn json_at(&self, range: &Range<usize>) -> &str {
-        &self.body[range.clone()]
+        match &self.body {
+            Text::Document(text) => &text[range.clone()],
+            Text::Kept(bytes) => std::str::from_utf8(&bytes[range.clone()]).unwrap_or(""),
+        }
     }
 
     /// The manifest JSON of `version` (as written in the document).

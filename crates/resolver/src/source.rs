@@ -6,7 +6,7 @@ use std::future::Future;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
-use pacquet_registry_metadata::{Client, Kind};
+use pacquet_registry_metadata::{Body, Client, Kind};
 use pacquet_tarball::Fetcher;
 use tokio::sync::OnceCell;
 
@@ -170,16 +170,20 @@ impl<'a> RegistryMetadata<'a> {
             None => {
                 let authorization = self.registries.authorization_for(&url, name);
                 client
-                    .get(&registry, name, kind, authorization.as_deref())
+                    .get_body(&registry, name, kind, authorization.as_deref())
                     .await
                     .map_err(|e| ResolveError::from_metadata(name, e))?
             }
         };
         // Parsed on the task: see `read_mirror` in pacquet-registry-metadata.
-        let packument = Packument::parse(body).map_err(|e| ResolveError::InvalidMetadata {
+        let packument = match body {
+            Body::Document(bytes) => Packument::parse(bytes).map_err(|e| e.to_string()),
+            Body::Kept(kept) => Ok(Packument::from_kept(kept)),
+        };
+        let packument = packument.map_err(|reason| ResolveError::InvalidMetadata {
             name: name.to_owned(),
             url,
-            reason: e.to_string(),
+            reason,
         })?;
         Ok(Arc::new(packument))
     }

@@ -59,3 +59,64 @@ fn versions_stay_raw_until_picked() {
         "not UTF-8"
     );
 }
+
+/// A document as a mirror file keeps it.
+fn kept(document: &serde_json::Value) -> pacquet_registry_metadata::mirror::Kept {
+    let bytes = serde_json::to_vec(document).unwrap();
+    let file = pacquet_registry_metadata::mirror::encode(&bytes, false, Some("\"e\"")).unwrap();
+    match pacquet_registry_metadata::mirror::decode_file(
+        pacquet_registry_metadata::mirror::FileBytes::Read(file),
+    ) {
+        Some(pacquet_registry_metadata::mirror::KeptFile::Indexed(kept)) => kept,
+        other => panic!("not an indexed file: {other:?}"),
+    }
+}
+
+#[test]
+fn a_mirror_file_reads_as_its_document_does() {
+    let document = json!({
+        "name": "ü-pkg",
+        "dist-tags": {"latest": "1.1.0", "next": 2},
+        "modified": "2024-01-02T00:00:00.000Z",
+        "time": {"1.0.0": "2020-01-01T00:00:00.000Z", "modified": "2024-01-02T00:00:00.000Z"},
+        "versions": {
+            "1.0.0": {"name": "ü-pkg", "version": "1.0.0", "description": "ünïcode"},
+            "not-semver": {"name": "ü-pkg"},
+            "1.1.0": {"name": "ü-pkg", "version": "1.1.0", "deprecated": "use 2"}
+        }
+    });
+    let parsed = Packument::parse(serde_json::to_vec(&document).unwrap()).unwrap();
+    let from_file = Packument::from_kept(kept(&document));
+    assert_eq!(from_file.name, parsed.name);
+    assert_eq!(from_file.dist_tags, parsed.dist_tags);
+    assert_eq!(from_file.time, parsed.time);
+    assert_eq!(from_file.modified, parsed.modified);
+    let versions = |p: &Packument| -> Vec<(String, String)> {
+        p.versions
+            .iter()
+            .map(|(v, range)| (v.to_string(), p.json_at(range).to_owned()))
+            .collect()
+    };
+    assert_eq!(versions(&from_file), versions(&parsed));
+    assert_eq!(versions(&from_file).len(), 2);
+}
+
+#[test]
+fn a_mirror_index_that_cuts_a_character_reads_as_no_json() {
+    let mut kept = kept(&json!({
+        "name": "a",
+        "versions": {"1.0.0": {"description": "ü"}}
+    }));
+    let range = kept.versions[0].1.clone();
+    let inside = range.start
+        + kept.file[range.clone()]
+            .iter()
+            .position(|&b| b >= 0x80)
+            .unwrap()
+        + 1;
+    kept.versions[0].1 = range.start..inside;
+    let packument = Packument::from_kept(kept);
+    let (_, range) = &packument.versions[0];
+    assert_eq!(packument.json_at(range), "");
+    assert!(VersionManifest::parse(packument.json_at(range)).is_err());
+}
