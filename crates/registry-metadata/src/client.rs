@@ -48,7 +48,7 @@ pub enum Body {
     /// JSON, as the registry sent it or reassembled.
     Document(Vec<u8>),
     /// The metadata mirror's indexed file, not reassembled.
-    Kept(mirror::Kept),
+    Kept(Box<mirror::Kept>),
 }
 
 impl Body {
@@ -65,7 +65,7 @@ impl Body {
 impl From<mirror::KeptFile> for Body {
     fn from(file: mirror::KeptFile) -> Body {
         match file {
-            mirror::KeptFile::Indexed(kept) => Body::Kept(kept),
+            mirror::KeptFile::Indexed(kept) => Body::Kept(Box::new(kept)),
             mirror::KeptFile::Whole(mirrored) => Body::Document(mirrored.document),
         }
     }

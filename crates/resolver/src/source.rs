@@ -178,7 +178,7 @@ impl<'a> RegistryMetadata<'a> {
         // Parsed on the task: see `read_mirror` in pacquet-registry-metadata.
         let packument = match body {
             Body::Document(bytes) => Packument::parse(bytes).map_err(|e| e.to_string()),
-            Body::Kept(kept) => Ok(Packument::from_kept(kept)),
+            Body::Kept(kept) => Ok(Packument::from_kept(*kept)),
         };
         let packument = packument.map_err(|reason| ResolveError::InvalidMetadata {
             name: name.to_owned(),
