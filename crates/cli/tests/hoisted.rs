@@ -76,6 +76,13 @@ fn basic_hoisted_matches_pnpm() {
     hoisted_matches_pnpm("basic");
 }
 
+/// The commands of a package's bundled dependencies are symlinked into
+/// its own `node_modules/.bin` (pq-bundler).
+#[test]
+fn bundled_dependencies_hoisted_match_pnpm() {
+    hoisted_matches_pnpm("bundled");
+}
+
 /// A linked workspace project whose command is executable by everybody
 /// (`packages/tools/cli.js`, 755) gets a symlink, not a shim
 /// (docs/hoisted.md §5); `workspace-peers` has the 644 case.

@@ -1447,3 +1447,16 @@ fn fix_lockfile_repairs_like_pnpm() {
         assert_trees_equal(&pnpm_project, &project, &opts);
     }
 }
+
+/// A package shipping dependencies in its own `node_modules`
+/// (`bundledDependencies`, as npm does): they are not resolved, and their
+/// commands (a plain and a scoped package's) go into the package's own
+/// `node_modules/.bin` beside its dependencies' (pnpm 12.21).
+#[test]
+fn bundled_dependencies_resolve_and_link_like_pnpm() {
+    let lockfile = resolves_like_pnpm("basic", &|project| {
+        with_dependency(project, "pq-bundler", "1.0.0");
+    });
+    assert!(lockfile.contains("bundledDependencies"), "{lockfile}");
+    assert!(!lockfile.contains("pq-bundled-tool@"), "{lockfile}");
+}

@@ -243,6 +243,36 @@ fn link_hoisted_bins(
         Ok::<(), InstallError>(())
     });
     placed?;
+    // A package's bundled dependencies' commands go into its own
+    // `node_modules/.bin` (pnpm 12.21: npm's, symlinked).
+    plan.slots
+        .par_iter()
+        .filter(|slot| slot.bundles)
+        .try_for_each(|slot| {
+            let modules = root.join(&slot.package_dir).join("node_modules");
+            let bundled = bundled_with_bins(&modules);
+            let offers: Vec<(PathBuf, &Value, &str, bool)> = bundled
+                .iter()
+                .map(|(name, manifest)| {
+                    let package_name = manifest.get("name").and_then(Value::as_str);
+                    (
+                        modules.join(name),
+                        manifest,
+                        package_name.unwrap_or(name),
+                        false,
+                    )
+                })
+                .collect();
+            if offers.is_empty() {
+                return Ok(());
+            }
+            let sources: Vec<BinSource<'_>> = offers
+                .iter()
+                .map(|o| placed_source(o, style.symlinks))
+                .collect();
+            link_bins(&modules.join(".bin"), &sources)?;
+            Ok::<(), InstallError>(())
+        })?;
     let copied = copied_dirs(root, plan);
     plan.importers
         .par_iter()
@@ -336,6 +366,49 @@ impl Bins<'_> {
             symlink: self.style.symlinks,
             real_dir,
         })
+    }
+
+    /// The bins of the packages slot `i`'s package ships in its own
+    /// `node_modules` (`bundledDependencies`): they are no lockfile
+    /// dependency, so their manifests are read from disk, and they go into
+    /// the package's `.bin` with its own (pnpm 12.21: npm's `semver`,
+    /// `node-gyp`, … in `npm/node_modules/.bin`).
+    fn bundled_offers(&self, i: usize) -> Vec<Offer> {
+        let slot = &self.plan.slots[i];
+        if !slot.bundles {
+            return Vec::new();
+        }
+        let staged = self.root.join(&slot.package_dir).join("node_modules");
+        let final_modules = self.final_dir(i).join("node_modules");
+        let mut offers = Vec::new();
+        for (name, manifest) in bundled_with_bins(&staged) {
+            let package_dir = final_modules.join(&name);
+            let node_path = if self.style.extend_node_path {
+                vec![
+                    package_dir.join("node_modules"),
+                    final_modules.clone(),
+                    self.vsd_modules.clone(),
+                ]
+            } else {
+                Vec::new()
+            };
+            let real_dir =
+                (normalize(&staged) != normalize(&final_modules)).then(|| staged.join(&name));
+            offers.push(Offer {
+                package_name: manifest
+                    .get("name")
+                    .and_then(Value::as_str)
+                    .unwrap_or(&name)
+                    .to_owned(),
+                package_dir,
+                manifest,
+                direct: false,
+                node_path,
+                symlink: self.style.symlinks,
+                real_dir,
+            });
+        }
+        offers
     }
 
     /// Where slot `i`'s package ends up (not where a staged global slot is
@@ -511,6 +584,7 @@ impl Bins<'_> {
             if self.settled.is_some_and(|s| s[i]) {
                 continue;
             }
+            offers.extend(self.bundled_offers(i));
             if let Some(own) = self.slot_offer(i, false) {
                 offers.push(own);
             }
@@ -561,6 +635,45 @@ impl Bins<'_> {
         }
         dirs
     }
+}
+
+/// The packages with commands in a package's own `node_modules`
+/// (`bundledDependencies`): `(directory name, manifest)`, sorted. They are
+/// no lockfile dependency, so their manifests are read from disk; dot
+/// entries (`.bin`) are not packages.
+fn bundled_with_bins(modules: &Path) -> Vec<(String, Value)> {
+    let entries = |dir: &Path| -> Vec<String> {
+        std::fs::read_dir(dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter_map(|e| e.file_name().into_string().ok())
+            .filter(|n| !n.starts_with('.'))
+            .collect()
+    };
+    let mut names = Vec::new();
+    for name in entries(modules) {
+        if name.starts_with('@') {
+            names.extend(
+                entries(&modules.join(&name))
+                    .into_iter()
+                    .map(|inner| format!("{name}/{inner}")),
+            );
+        } else {
+            names.push(name);
+        }
+    }
+    names.sort();
+    names
+        .into_iter()
+        .filter_map(|name| {
+            let bytes = std::fs::read(modules.join(&name).join("package.json")).ok()?;
+            let manifest: Value = serde_json::from_slice(&bytes).ok()?;
+            let has_bin =
+                manifest.get("bin").is_some() || manifest.pointer("/directories/bin").is_some();
+            has_bin.then_some((name, manifest))
+        })
+        .collect()
 }
 
 /// Whether every command of a linked project already is executable by

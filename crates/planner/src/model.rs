@@ -45,6 +45,9 @@ pub struct Slot {
     pub store_key: Option<String>,
     pub optional: bool,
     pub has_bin: bool,
+    /// The package ships dependencies in its own `node_modules`
+    /// (`bundledDependencies`): their commands go into its `.bin` too.
+    pub bundles: bool,
     pub requires_build: bool,
     /// Whether its lifecycle scripts may run, should its files need a build
     /// (only the store row says so; the lockfile may not).

@@ -205,6 +205,7 @@ impl Placer<'_, '_> {
             store_key,
             optional: self.graph.snapshots[node].optional == Some(true),
             has_bin: info.has_bin == Some(true),
+            bundles: info.bundled_dependencies.is_some(),
             requires_build: info.requires_build == Some(true),
             build: build_permission(dep_path, self.opts),
             prepare: prepare_permission(dep_path, self.opts),

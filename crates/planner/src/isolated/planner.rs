@@ -206,6 +206,7 @@ impl SlotSet {
                 store_key,
                 optional: graph.snapshots[node].optional == Some(true),
                 has_bin: info.has_bin == Some(true),
+                bundles: info.bundled_dependencies.is_some(),
                 requires_build: info.requires_build == Some(true),
                 build: build_permission(dep_path, opts),
                 prepare: prepare_permission(dep_path, opts),
