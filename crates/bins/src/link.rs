@@ -135,7 +135,16 @@ pub fn link_bins_at(
             })?;
             dir_ready = true;
         }
-        let written = if src.symlink && SYMLINKED_BINS {
+        // A shebang line ending in CR (`#!/usr/bin/env node\r\n`) would
+        // run `node\r` through a symlink: pnpm 12.21 writes a shim instead
+        // (jscodeshift 0.14's `bin/jscodeshift.js`, in react-native's tree).
+        let crlf_shebang = head.as_deref().is_some_and(|h| {
+            h.starts_with(b"#!")
+                && h.split(|&b| b == b'\n')
+                    .next()
+                    .is_some_and(|l| l.ends_with(b"\r"))
+        });
+        let written = if src.symlink && SYMLINKED_BINS && !crlf_shebang {
             write::write_symlink(&bin_dir.join(&name), &relative_target(named_dir, &target))?
         } else {
             let target_head = head.as_deref().unwrap_or_default();

@@ -77,7 +77,8 @@ fn basic_hoisted_matches_pnpm() {
 }
 
 /// The commands of a package's bundled dependencies are symlinked into
-/// its own `node_modules/.bin` (pq-bundler).
+/// its own `node_modules/.bin` (pq-bundler); a command whose shebang line
+/// ends in CRLF gets a shim, not a symlink (pq-bin-crlf).
 #[test]
 fn bundled_dependencies_hoisted_match_pnpm() {
     hoisted_matches_pnpm("bundled");

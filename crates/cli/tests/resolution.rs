@@ -1460,3 +1460,34 @@ fn bundled_dependencies_resolve_and_link_like_pnpm() {
     assert!(lockfile.contains("bundledDependencies"), "{lockfile}");
     assert!(!lockfile.contains("pq-bundled-tool@"), "{lockfile}");
 }
+
+/// A peer missing below one member of a dependency cycle (`a` → `b` → `a`,
+/// `a` → `c` with an optional peer nothing provides): `b`, met inside the
+/// cycle before `c`, does not list it, even as a direct dependency too
+/// (pnpm 12.21; both tools, same lockfile).
+#[test]
+fn missing_peers_in_dependency_cycles_resolve_like_pnpm() {
+    let member = |lockfile: &str, name: &str| -> String {
+        let entry = lockfile
+            .split(&format!("\n  {name}@1.0.0:\n"))
+            .nth(2)
+            .unwrap_or_else(|| panic!("a snapshot for {name}"));
+        entry.split("\n\n").next().unwrap().to_owned()
+    };
+    for both in [false, true] {
+        let lockfile = resolves_like_pnpm("basic", &|project| {
+            with_dependency(project, "pq-cycle-peer-a", "1.0.0");
+            if both {
+                with_dependency(project, "pq-cycle-peer-b", "1.0.0");
+            }
+        });
+        assert!(
+            member(&lockfile, "pq-cycle-peer-a").contains("- pq-absent-peer"),
+            "{lockfile}"
+        );
+        assert!(
+            !member(&lockfile, "pq-cycle-peer-b").contains("pq-absent-peer"),
+            "{lockfile}"
+        );
+    }
+}
