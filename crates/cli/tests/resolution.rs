@@ -1047,6 +1047,39 @@ fn edits_with_filter_write_what_pnpm_writes() {
     }
 }
 
+/// `-r`: `add` edits every project but the root; `remove` takes the names
+/// from each project that has them and fails only when none has any;
+/// `update` edits every project, the root included (pnpm 12.21). `-r -w`
+/// (pnpm: the root alone, installed alone) is refused.
+#[test]
+fn recursive_edits_write_what_pnpm_writes() {
+    let prepare = |project: &Path| {
+        for dir in [".", "packages/app", "packages/lib", "packages/util"] {
+            with_dependency(&project.join(dir), "pq-plain", "^1.0.0");
+        }
+    };
+    for args in [
+        &["add", "-r", "pq-deep-1"][..],
+        &["remove", "-r", "pq-dup"],
+        &["update", "-r"],
+        &["update", "-r", "--latest", "pq-dup"],
+    ] {
+        workspace_edits_like_pnpm(Some(&prepare), ".", args);
+    }
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let project = tmp.path().join("project");
+    prepare_project("workspace", &project, &registry.url());
+    let env = PnpmEnv::new(&tmp.path().join("env"), &registry.url());
+    let theirs = env.run(&project, &["remove", "-r", "pq-nope"]);
+    assert!(all_output(&theirs).contains("ERR_PNPM_CANNOT_REMOVE_MISSING_DEPS"));
+    let out = pacquet(&env, &project, &["remove", "-r", "pq-nope"]);
+    fails_with(&out, "ERR_PNPM_CANNOT_REMOVE_MISSING_DEPS");
+    let out = pacquet(&env, &project, &["add", "-r", "-w", "pq-deep-1"]);
+    fails_with(&out, "ERR_PACQUET_UNSUPPORTED_FLAG");
+    assert!(!project.join("node_modules").exists());
+}
+
 /// `update --filter` moves only the selected projects' trees: the others
 /// keep what the lockfile has, the same package included; without a
 /// filter, every project's tree moves and only the current project's

@@ -155,6 +155,19 @@ struct ManifestChange {
     update: Option<pacquet_installer::Update>,
 }
 
+/// Why [`change_manifest`] changed nothing: names to remove the project
+/// lacks, or another failure.
+enum Refusal {
+    Missing(String),
+    Other(Failure),
+}
+
+impl From<Failure> for Refusal {
+    fn from(e: Failure) -> Refusal {
+        Refusal::Other(e)
+    }
+}
+
 /// What [`change_manifest`] did to one project.
 struct Changed {
     /// The manifest as the install records it; `None`: the file is as it
@@ -199,22 +212,38 @@ fn change_then_install(
     let (mut config, cwd) = super::install::load(cli, &install)?;
     let mut edited = Vec::new();
     let mut catalog_edits: Vec<CatalogEdit> = Vec::new();
+    let mut missing: Option<String> = None;
+    let mut removed_somewhere = false;
     let mut update: Option<pacquet_installer::Update> = None;
     let dirs = project_dirs(cli, &config, &cwd, command)?;
     // pnpm 12.21's `update --filter` moves only the selected projects'
     // trees; without a filter, the whole workspace's (docs/resolution.md
     // §11).
-    let filtered = !cli.filter.is_empty() || !cli.filter_prod.is_empty();
+    let filtered = !cli.filter.is_empty() || !cli.filter_prod.is_empty() || cli.recursive;
     // pnpm 12.21 changes nothing, and succeeds, when no project matches.
     if dirs.is_empty() {
         return Ok(());
     }
     for dir in dirs {
+        let changed = match change_manifest(&config, &dir, &plan) {
+            // `remove -r` removes what each project has; it fails only
+            // when none has any (pnpm 12.21).
+            Err(Refusal::Missing(names)) if cli.recursive => {
+                missing.get_or_insert(names);
+                continue;
+            }
+            Err(Refusal::Missing(names)) => {
+                return Err(Box::new(EditCommandError::CannotRemove { names }));
+            }
+            Err(Refusal::Other(e)) => return Err(e),
+            Ok(changed) => changed,
+        };
+        removed_somewhere = true;
         let Changed {
             manifest,
             update: change,
             catalog_edits: catalogs,
-        } = change_manifest(&config, &dir, &plan)?;
+        } = changed;
         edited.extend(manifest);
         for edit in catalogs {
             if !catalog_edits.contains(&edit) {
@@ -230,6 +259,9 @@ fn change_then_install(
                 update.dirs.push(dir);
             }
         }
+    }
+    if let (Some(names), false) = (missing, removed_somewhere) {
+        return Err(Box::new(EditCommandError::CannotRemove { names }));
     }
     edit_catalogs(&mut config, &catalog_edits)?;
     super::install::install_loaded(cli, &install, &config, &cwd, runtime, edited, update)
@@ -293,7 +325,7 @@ fn change_manifest(
     config: &Config,
     dir: &Path,
     plan: &impl Fn(&Config, &serde_json::Value) -> Result<ManifestChange, Failure>,
-) -> Result<Changed, Failure> {
+) -> Result<Changed, Refusal> {
     let path = dir.join("package.json");
     let text = std::fs::read_to_string(&path).map_err(|source| {
         Box::new(EditCommandError::Read {
@@ -316,11 +348,9 @@ fn change_manifest(
         .then(|| pacquet_installer::read_manifest(&path))
         .flatten();
     let written = edit(&text, &change.edits).map_err(|e| match e {
-        EditError::Missing(names) => Box::new(EditCommandError::CannotRemove {
-            names: names.join("', '"),
-        }) as Failure,
-        EditError::NotJson(reason) => invalid(reason),
-        EditError::NotAnObject => invalid("not a JSON object".to_owned()),
+        EditError::Missing(names) => Refusal::Missing(names.join("', '")),
+        EditError::NotJson(reason) => invalid(reason).into(),
+        EditError::NotAnObject => invalid("not a JSON object".to_owned()).into(),
     })?;
     // An edit that changes nothing leaves the file as it is, formatting
     // included (pnpm 12.21: `add` of a dependency the project has as is).
@@ -412,8 +442,26 @@ fn project_dirs(
     cwd: &Path,
     command: &'static str,
 ) -> Result<Vec<PathBuf>, Failure> {
+    // pnpm 12.21 then edits the root alone and installs only it, which
+    // pacquet's install after an edit does not do.
+    if cli.recursive && cli.workspace_root {
+        return Err(Box::new(EditCommandError::RecursiveRoot { command }));
+    }
+    // `-r`: every project; `add` leaves the root out (pnpm 12.21).
     if cli.recursive {
-        return Err(Box::new(EditCommandError::Selection { command }));
+        let projects =
+            pacquet_installer::read_projects(config).map_err(|e| Box::new(e) as Failure)?;
+        let all = projects.iter().map(|p| p.dir.clone());
+        let mut dirs: Vec<PathBuf> = if command == "add" {
+            all.filter(|d| *d != config.workspace_root).collect()
+        } else {
+            all.collect()
+        };
+        // A single project is its own selection.
+        if dirs.is_empty() {
+            dirs.push(config.workspace_root.clone());
+        }
+        return Ok(dirs);
     }
     if !cli.filter.is_empty() || !cli.filter_prod.is_empty() {
         let filter = super::install::selection(cli, config, cwd);
@@ -534,14 +582,12 @@ pub enum EditCommandError {
     )]
     CannotRemove { names: String },
 
-    #[error("`pacquet {command} --recursive` is not supported yet")]
+    #[error("`pacquet {command} --recursive --workspace-root` is not supported")]
     #[diagnostic(
         code(ERR_PACQUET_UNSUPPORTED_FLAG),
-        help(
-            "Select the projects with --filter, run the command in a project's directory, or use -w for the workspace root."
-        )
+        help("Use -w alone for the workspace root, or -r alone for every project.")
     )]
-    Selection { command: &'static str },
+    RecursiveRoot { command: &'static str },
 
     #[error("cannot read {}: {source}", path.display())]
     #[diagnostic(
