@@ -895,13 +895,18 @@ fn edits_like_pnpm_from(name: &str, prepare: &dyn Fn(&Path), args: &[&str]) {
     edits_like_pnpm_in(name, ".", Some(prepare), args);
 }
 
-fn edits_like_pnpm_in(name: &str, dir: &str, prepare: Option<&dyn Fn(&Path)>, args: &[&str]) {
-    let registry = Registry::start_fixtures();
-    let tmp = tempfile::tempdir().unwrap();
+/// A copy of fixture `name` per tool under `tmp`; after `prepare`, with a
+/// lockfile for it that pnpm writes, copied to pacquet's side.
+fn locked_sides(
+    registry: &Registry,
+    tmp: &Path,
+    name: &str,
+    prepare: Option<&dyn Fn(&Path)>,
+) -> [(PathBuf, PnpmEnv); 2] {
     let [(pnpm_project, pnpm_env), (project, env)] = ["pnpm", "pacquet"].map(|side| {
-        let project = tmp.path().join(side).join("project");
+        let project = tmp.join(side).join("project");
         prepare_project(name, &project, &registry.url());
-        let env = PnpmEnv::new(&tmp.path().join(side).join("env"), &registry.url());
+        let env = PnpmEnv::new(&tmp.join(side).join("env"), &registry.url());
         (project, env)
     });
     if let Some(prepare) = prepare {
@@ -915,6 +920,14 @@ fn edits_like_pnpm_in(name: &str, dir: &str, prepare: Option<&dyn Fn(&Path)>, ar
         )
         .unwrap();
     }
+    [(pnpm_project, pnpm_env), (project, env)]
+}
+
+fn edits_like_pnpm_in(name: &str, dir: &str, prepare: Option<&dyn Fn(&Path)>, args: &[&str]) {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let [(pnpm_project, pnpm_env), (project, env)] =
+        locked_sides(&registry, tmp.path(), name, prepare);
     let mut pnpm_args = args.to_vec();
     pnpm_args.push("--reporter=append-only");
     pnpm_env.run_ok(&pnpm_project.join(dir), &pnpm_args);
@@ -1178,23 +1191,8 @@ fn workspace_edits_like_pnpm_then(
 ) -> String {
     let registry = Registry::start_fixtures();
     let tmp = tempfile::tempdir().unwrap();
-    let [(pnpm_project, pnpm_env), (project, env)] = ["pnpm", "pacquet"].map(|side| {
-        let project = tmp.path().join(side).join("project");
-        prepare_project("workspace", &project, &registry.url());
-        let env = PnpmEnv::new(&tmp.path().join(side).join("env"), &registry.url());
-        (project, env)
-    });
-    if let Some(prepare) = prepare {
-        for project in [&pnpm_project, &project] {
-            prepare(project);
-        }
-        pnpm_env.lockfile_only(&pnpm_project);
-        std::fs::copy(
-            pnpm_project.join("pnpm-lock.yaml"),
-            project.join("pnpm-lock.yaml"),
-        )
-        .unwrap();
-    }
+    let [(pnpm_project, pnpm_env), (project, env)] =
+        locked_sides(&registry, tmp.path(), "workspace", prepare);
     for project in [&pnpm_project, &project] {
         retouch(project);
     }
