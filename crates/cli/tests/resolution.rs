@@ -1060,8 +1060,8 @@ fn edits_with_filter_write_what_pnpm_writes() {
     }
 }
 
-/// `-r`: `add` edits every project but the root; `remove` takes the names
-/// from each project that has them and fails only when none has any;
+/// `-r`: `add` edits every project but the root; `remove` takes from each
+/// project the names it has and fails only when none has any;
 /// `update` edits every project, the root included (pnpm 12.21). `-r -w`
 /// (pnpm: the root alone, installed alone) is refused.
 #[test]
@@ -1074,6 +1074,8 @@ fn recursive_edits_write_what_pnpm_writes() {
     for args in [
         &["add", "-r", "pq-deep-1"][..],
         &["remove", "-r", "pq-dup"],
+        // `app` has `pq-dup` but not `pq-bin-sh`: it loses `pq-dup`.
+        &["remove", "-r", "pq-dup", "pq-bin-sh"],
         &["update", "-r"],
         &["update", "-r", "--latest", "pq-dup"],
     ] {

@@ -49,10 +49,26 @@ pub fn remove(
     args: &RemoveArgs,
     runtime: &tokio::runtime::Handle,
 ) -> Result<(), Failure> {
-    change_then_install(cli, &args.install, runtime, "remove", |_, _| {
-        let edits = args
+    change_then_install(cli, &args.install, runtime, "remove", |_, manifest| {
+        let has = |alias: &str| {
+            pacquet_installer::manifest_edit::GROUPS
+                .iter()
+                .any(|group| manifest.get(group).and_then(|d| d.get(alias)).is_some())
+        };
+        // `-r` removes from each project the names it has (pnpm 12.21);
+        // a project with none of them reports them all missing.
+        let present: Vec<&String> = args
             .packages
             .iter()
+            .filter(|alias| !cli.recursive || has(alias))
+            .collect();
+        let names = if present.is_empty() {
+            args.packages.iter().collect()
+        } else {
+            present
+        };
+        let edits = names
+            .into_iter()
             .map(|alias| Edit::Remove {
                 alias: alias.clone(),
             })
