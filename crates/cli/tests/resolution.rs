@@ -619,7 +619,7 @@ fn an_edited_manifest_resolves_like_pnpm() {
 fn an_edit_keeps_what_the_lockfile_has() {
     let registry = Registry::start_fixtures();
     let tmp = tempfile::tempdir().unwrap();
-    let [(pnpm_project, pnpm_env), (project, env)] = ["pnpm", "pacquet"].map(|side| {
+    let sides = ["pnpm", "pacquet"].map(|side| {
         let project = tmp.path().join(side).join("project");
         prepare_project("optional-peers", &project, &registry.url());
         let path = project.join("package.json");
@@ -633,17 +633,8 @@ fn an_edit_keeps_what_the_lockfile_has() {
         let env = PnpmEnv::new(&tmp.path().join(side).join("env"), &registry.url());
         (project, env)
     });
-    pnpm_env.run_ok(
-        &pnpm_project,
-        &["install", "--no-frozen-lockfile", "--reporter=append-only"],
-    );
-    pacquet_ok(&env, &project, &["install", "--no-frozen-lockfile"]);
-    let ours = lockfile(&project);
-    pretty_assertions::assert_eq!(ours, lockfile(&pnpm_project));
+    let ours = both_run_alike(&sides, ".", &["install", "--no-frozen-lockfile"], &[]);
     assert!(ours.contains("pq-plain: 1.0.0"), "{ours}");
-    let opts =
-        DiffOptions::for_installs(&pnpm_project, &pnpm_env.store_dir, &project, &env.store_dir);
-    assert_trees_equal(&pnpm_project, &project, &opts);
 }
 
 /// A lockfile the manifest no longer matches is resolved again; the
@@ -923,21 +914,37 @@ fn locked_sides(
     [(pnpm_project, pnpm_env), (project, env)]
 }
 
-fn edits_like_pnpm_in(name: &str, dir: &str, prepare: Option<&dyn Fn(&Path)>, args: &[&str]) {
-    let registry = Registry::start_fixtures();
-    let tmp = tempfile::tempdir().unwrap();
-    let [(pnpm_project, pnpm_env), (project, env)] =
-        locked_sides(&registry, tmp.path(), name, prepare);
+/// Runs `args` in `dir` of each side (pnpm with its append-only
+/// reporter), then compares `files` (paths from each project), the
+/// lockfile and the trees. Returns the lockfile.
+fn both_run_alike(
+    [(pnpm_project, pnpm_env), (project, env)]: &[(PathBuf, PnpmEnv); 2],
+    dir: &str,
+    args: &[&str],
+    files: &[&str],
+) -> String {
     let mut pnpm_args = args.to_vec();
     pnpm_args.push("--reporter=append-only");
     pnpm_env.run_ok(&pnpm_project.join(dir), &pnpm_args);
-    pacquet_ok(&env, &project.join(dir), args);
-    let read = |p: &Path| std::fs::read_to_string(p.join(dir).join("package.json")).unwrap();
-    pretty_assertions::assert_eq!(read(&project), read(&pnpm_project), "{args:?}");
-    pretty_assertions::assert_eq!(lockfile(&project), lockfile(&pnpm_project), "{args:?}");
+    pacquet_ok(env, &project.join(dir), args);
+    for file in files {
+        let read = |p: &Path| std::fs::read_to_string(p.join(file)).unwrap();
+        pretty_assertions::assert_eq!(read(project), read(pnpm_project), "{args:?} {file}");
+    }
+    let ours = lockfile(project);
+    pretty_assertions::assert_eq!(ours, lockfile(pnpm_project), "{args:?}");
     let opts =
-        DiffOptions::for_installs(&pnpm_project, &pnpm_env.store_dir, &project, &env.store_dir);
-    assert_trees_equal(&pnpm_project, &project, &opts);
+        DiffOptions::for_installs(pnpm_project, &pnpm_env.store_dir, project, &env.store_dir);
+    assert_trees_equal(pnpm_project, project, &opts);
+    ours
+}
+
+fn edits_like_pnpm_in(name: &str, dir: &str, prepare: Option<&dyn Fn(&Path)>, args: &[&str]) {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let sides = locked_sides(&registry, tmp.path(), name, prepare);
+    let manifest = format!("{dir}/package.json");
+    both_run_alike(&sides, dir, args, &[&manifest]);
 }
 
 #[test]
@@ -1193,26 +1200,18 @@ fn workspace_edits_like_pnpm_then(
 ) -> String {
     let registry = Registry::start_fixtures();
     let tmp = tempfile::tempdir().unwrap();
-    let [(pnpm_project, pnpm_env), (project, env)] =
-        locked_sides(&registry, tmp.path(), "workspace", prepare);
-    for project in [&pnpm_project, &project] {
+    let sides = locked_sides(&registry, tmp.path(), "workspace", prepare);
+    for (project, _) in &sides {
         retouch(project);
     }
-    let mut pnpm_args = args.to_vec();
-    pnpm_args.push("--reporter=append-only");
-    pnpm_env.run_ok(&pnpm_project.join(dir), &pnpm_args);
-    pacquet_ok(&env, &project.join(dir), args);
-    let workspace = |p: &Path| std::fs::read_to_string(p.join("pnpm-workspace.yaml")).unwrap();
-    pretty_assertions::assert_eq!(workspace(&project), workspace(&pnpm_project), "{args:?}");
-    for dir in [".", "packages/app", "packages/lib", "packages/util"] {
-        let read = |p: &Path| std::fs::read_to_string(p.join(dir).join("package.json")).unwrap();
-        pretty_assertions::assert_eq!(read(&project), read(&pnpm_project), "{args:?} {dir}");
-    }
-    pretty_assertions::assert_eq!(lockfile(&project), lockfile(&pnpm_project), "{args:?}");
-    let opts =
-        DiffOptions::for_installs(&pnpm_project, &pnpm_env.store_dir, &project, &env.store_dir);
-    assert_trees_equal(&pnpm_project, &project, &opts);
-    lockfile(&project)
+    let files = [
+        "pnpm-workspace.yaml",
+        "package.json",
+        "packages/app/package.json",
+        "packages/lib/package.json",
+        "packages/util/package.json",
+    ];
+    both_run_alike(&sides, dir, args, &files)
 }
 
 #[test]
@@ -1440,45 +1439,15 @@ fn fix_lockfile_repairs_like_pnpm() {
         );
         std::fs::write(&path, text).unwrap();
     };
-    {
-        let registry = Registry::start_fixtures();
-        let tmp = tempfile::tempdir().unwrap();
-        let [(pnpm_project, pnpm_env), (project, env)] = ["pnpm", "pacquet"].map(|side| {
-            let project = tmp.path().join(side).join("project");
-            prepare_project("basic", &project, &registry.url());
-            (
-                project,
-                PnpmEnv::new(&tmp.path().join(side).join("env"), &registry.url()),
-            )
-        });
-        locked_old(&pnpm_project);
-        pnpm_env.lockfile_only(&pnpm_project);
-        std::fs::copy(
-            pnpm_project.join("package.json"),
-            project.join("package.json"),
-        )
-        .unwrap();
-        std::fs::copy(
-            pnpm_project.join("pnpm-lock.yaml"),
-            project.join("pnpm-lock.yaml"),
-        )
-        .unwrap();
-        for project in [&pnpm_project, &project] {
-            break_integrity(project);
-        }
-        pnpm_env.run_ok(
-            &pnpm_project,
-            &["install", "--fix-lockfile", "--reporter=append-only"],
-        );
-        pacquet_ok(&env, &project, &["install", "--fix-lockfile"]);
-        let fixed = lockfile(&project);
-        pretty_assertions::assert_eq!(fixed, lockfile(&pnpm_project));
-        assert!(!fixed.contains("example.invalid"), "{fixed}");
-        assert!(fixed.contains("pq-plain@1.0.0:"), "{fixed}");
-        let opts =
-            DiffOptions::for_installs(&pnpm_project, &pnpm_env.store_dir, &project, &env.store_dir);
-        assert_trees_equal(&pnpm_project, &project, &opts);
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let sides = locked_sides(&registry, tmp.path(), "basic", Some(&locked_old));
+    for (project, _) in &sides {
+        break_integrity(project);
     }
+    let fixed = both_run_alike(&sides, ".", &["install", "--fix-lockfile"], &[]);
+    assert!(!fixed.contains("example.invalid"), "{fixed}");
+    assert!(fixed.contains("pq-plain@1.0.0:"), "{fixed}");
 }
 
 /// A package shipping dependencies in its own `node_modules`

@@ -97,25 +97,23 @@ pub fn update(
                     continue;
                 };
                 // A `catalog:` dependency moves its catalog entry
-                // (docs/resolution.md §11).
-                if let Some(catalog) = spec.strip_prefix("catalog:") {
-                    let catalog = match catalog.trim() {
-                        "" => "default",
-                        named => named,
-                    };
-                    let Some(entry) = config.catalogs.get(catalog).and_then(|c| c.get(alias))
-                    else {
-                        continue;
-                    };
-                    let Some((name, new)) =
-                        updated_specifier(config, runtime, alias, entry, args.latest)?
-                    else {
-                        continue;
-                    };
-                    names.push(name);
-                    if new != *entry {
+                // (docs/resolution.md §11); one the resolution would refuse
+                // is left as it is.
+                let Ok(catalog) = pacquet_resolver::catalog::lookup(&config.catalogs, alias, spec)
+                else {
+                    continue;
+                };
+                let current = catalog.as_ref().map_or(spec, |c| c.specifier.as_str());
+                let Some((name, new)) =
+                    updated_specifier(config, runtime, alias, current, args.latest)?
+                else {
+                    continue;
+                };
+                names.push(name);
+                if let Some(catalog) = catalog {
+                    if new != catalog.specifier {
                         catalog_edits.push(CatalogEdit {
-                            catalog: catalog.to_owned(),
+                            catalog: catalog.catalog,
                             alias: alias.clone(),
                             specifier: new,
                             record_before: !args.latest,
@@ -123,12 +121,6 @@ pub fn update(
                     }
                     continue;
                 }
-                let Some((name, new)) =
-                    updated_specifier(config, runtime, alias, spec, args.latest)?
-                else {
-                    continue;
-                };
-                names.push(name);
                 edits.push(Edit::Add {
                     group,
                     alias: alias.clone(),
