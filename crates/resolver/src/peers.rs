@@ -20,6 +20,10 @@ use nodejs_semver::{Range, Version};
 use crate::graph::{Graph, Peer, PkgId, id_name, id_version, is_link};
 use crate::suffix::peers_suffix;
 
+mod cycles;
+
+use cycles::CycleCut;
+
 /// One snapshot: a package with its peers resolved.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct SnapshotNode {
@@ -106,7 +110,10 @@ struct Instance {
 
 struct Walker<'g> {
     graph: &'g Graph,
-    /// Packages with a peer somewhere below them (or their own).
+    /// The dependency edges that close a cycle, which the walk leaves out.
+    cut: CycleCut<'g>,
+    /// Packages with a peer somewhere below them (or their own), through
+    /// the edges the walk follows.
     impure: HashSet<&'g str>,
     instances: Vec<Instance>,
     /// The instance of a package in a scope (frame id).
@@ -125,13 +132,35 @@ struct Walker<'g> {
     root_frames: HashSet<usize>,
     /// See [`PeerResolution::providers`], for the project being walked.
     providers: HashMap<String, PkgId>,
+    /// What an edge that closes a cycle points at: its target resolved in
+    /// the scope of the project whose walk first met such an edge.
+    back_edges: BackEdges,
 }
+
+/// Targets of cut edges (see [`CycleCut`]): each resolved once, in a
+/// project's own scope, after that project's dependencies are walked.
+#[derive(Default)]
+struct BackEdges {
+    resolved: HashMap<PkgId, InstanceId>,
+    /// Not resolved yet; resolved last first.
+    pending: Vec<PkgId>,
+    queued: HashSet<PkgId>,
+    /// `(instance, index in its children, target)` to fill in once the
+    /// target is resolved.
+    holes: Vec<(InstanceId, usize, PkgId)>,
+}
+
+/// Stands for a cut edge's target until it is resolved.
+const HOLE: InstanceId = InstanceId::MAX;
 
 /// Resolves the peers of every package reachable from the projects.
 pub fn resolve_peers(graph: &Graph, opts: PeerOptions) -> PeerResolution {
+    let cut = CycleCut::new(graph);
+    let impure = impure_packages(graph, &cut);
     let mut walker = Walker {
         graph,
-        impure: impure_packages(graph),
+        cut,
+        impure,
         instances: Vec::new(),
         memo: HashMap::new(),
         pure: HashMap::new(),
@@ -141,6 +170,7 @@ pub fn resolve_peers(graph: &Graph, opts: PeerOptions) -> PeerResolution {
         path: Vec::new(),
         root_frames: HashSet::new(),
         providers: HashMap::new(),
+        back_edges: BackEdges::default(),
     };
     // Other projects resolve peers from the workspace root's dependencies
     // last (`resolvePeersFromWorkspaceRoot`).
@@ -181,9 +211,11 @@ pub fn resolve_peers(graph: &Graph, opts: PeerOptions) -> PeerResolution {
             .iter()
             .map(|dep| (dep.alias.clone(), walker.resolve(&dep.target, &root)))
             .collect();
+        walker.resolve_back_edges(&root);
         roots.push((auto, direct));
         providers.push(std::mem::take(&mut walker.providers));
     }
+    walker.fill_back_edge_holes();
     let mut keys = Keys {
         instances: &walker.instances,
         keys: vec![None; walker.instances.len()],
@@ -310,12 +342,14 @@ impl<'g> Walker<'g> {
             let children: Vec<_> = package
                 .children
                 .iter()
-                .map(|edge| {
-                    (
-                        edge.alias.clone(),
-                        self.resolve(&edge.target, scope),
-                        edge.optional,
-                    )
+                .enumerate()
+                .map(|(index, edge)| {
+                    let child = if self.cut.cuts(pkg, &edge.target) {
+                        self.back_edge(&edge.target, (id, index), scope)
+                    } else {
+                        self.resolve(&edge.target, scope)
+                    };
+                    (edge.alias.clone(), child, edge.optional)
                 })
                 .collect();
             self.instances[id].children = children;
@@ -345,6 +379,12 @@ impl<'g> Walker<'g> {
         let mut edges: Vec<_> = package.children.iter().collect();
         edges.sort_by(|a, b| a.alias.cmp(&b.alias));
         for edge in edges {
+            // An edge that closes a cycle brings nothing into the key.
+            if self.cut.cuts(pkg, &edge.target) {
+                let child = self.back_edge(&edge.target, (id, children.len()), &frame);
+                children.push((edge.alias.clone(), child, edge.optional));
+                continue;
+            }
             let child = self.resolve(&edge.target, &frame);
             children.push((edge.alias.clone(), child, edge.optional));
             let child = &self.instances[child];
@@ -400,6 +440,38 @@ impl<'g> Walker<'g> {
         instance.missing = missing;
         self.cache.entry(pkg.clone()).or_default().push(id);
         id
+    }
+
+    /// The instance a cut edge from `at` (instance, child index) to `pkg`
+    /// points at: `pkg` resolved in a project's own scope, or [`HOLE`]
+    /// until then. A package with no peer below it has one instance.
+    fn back_edge(&mut self, pkg: &PkgId, at: (InstanceId, usize), scope: &Rc<Frame>) -> InstanceId {
+        if let Some(id) = self.back_edges.resolved.get(pkg) {
+            return *id;
+        }
+        if !self.impure.contains(pkg.as_str()) {
+            return self.resolve(pkg, scope);
+        }
+        self.back_edges.holes.push((at.0, at.1, pkg.clone()));
+        if self.back_edges.queued.insert(pkg.clone()) {
+            self.back_edges.pending.push(pkg.clone());
+        }
+        HOLE
+    }
+
+    /// Resolves the targets of the cut edges met so far in `root`, a
+    /// project's scope; they may meet more.
+    fn resolve_back_edges(&mut self, root: &Rc<Frame>) {
+        while let Some(pkg) = self.back_edges.pending.pop() {
+            let id = self.resolve(&pkg, root);
+            self.back_edges.resolved.insert(pkg, id);
+        }
+    }
+
+    fn fill_back_edge_holes(&mut self) {
+        for (owner, index, pkg) in std::mem::take(&mut self.back_edges.holes) {
+            self.instances[owner].children[index].1 = self.back_edges.resolved[&pkg];
+        }
     }
 
     /// A finished instance of `pkg` whose external peers `scope` binds to
@@ -611,12 +683,13 @@ pub fn dep_ref(alias: &str, key: &str) -> String {
     }
 }
 
-/// Packages with a peer dependency of their own or anywhere below them.
-fn impure_packages(graph: &Graph) -> HashSet<&str> {
+/// Packages with a peer dependency of their own or anywhere below them,
+/// through the edges `cut` keeps.
+fn impure_packages<'g>(graph: &'g Graph, cut: &CycleCut<'_>) -> HashSet<&'g str> {
     let mut parents: HashMap<&str, Vec<&str>> = HashMap::new();
     let mut stack: Vec<&str> = Vec::new();
     for (id, package) in &graph.packages {
-        for edge in &package.children {
+        for edge in package.children.iter().filter(|e| !cut.cuts(id, &e.target)) {
             parents
                 .entry(edge.target.as_str())
                 .or_default()
