@@ -1069,8 +1069,8 @@ fn edits_with_filter_write_what_pnpm_writes() {
 
 /// `-r`: `add` edits every project but the root; `remove` takes from each
 /// project the names it has and fails only when none has any;
-/// `update` edits every project, the root included (pnpm 12.21). `-r -w`
-/// (pnpm: the root alone, installed alone) is refused.
+/// `update` edits every project, the root included; `-r -w` edits the root
+/// alone and installs it alone (pnpm 12.21).
 #[test]
 fn recursive_edits_write_what_pnpm_writes() {
     let prepare = |project: &Path| {
@@ -1085,6 +1085,9 @@ fn recursive_edits_write_what_pnpm_writes() {
         &["remove", "-r", "pq-dup", "pq-bin-sh"],
         &["update", "-r"],
         &["update", "-r", "--latest", "pq-dup"],
+        &["add", "-r", "-w", "pq-deep-1"],
+        &["update", "-r", "-w"],
+        &["remove", "-r", "-w", "pq-plain"],
     ] {
         workspace_edits_like_pnpm(Some(&prepare), ".", args);
     }
@@ -1097,9 +1100,6 @@ fn recursive_edits_write_what_pnpm_writes() {
     assert!(all_output(&theirs).contains("ERR_PNPM_CANNOT_REMOVE_MISSING_DEPS"));
     let out = pacquet(&env, &project, &["remove", "-r", "pq-nope"]);
     fails_with(&out, "ERR_PNPM_CANNOT_REMOVE_MISSING_DEPS");
-    let out = pacquet(&env, &project, &["add", "-r", "-w", "pq-deep-1"]);
-    fails_with(&out, "ERR_PACQUET_UNSUPPORTED_FLAG");
-    assert!(!project.join("node_modules").exists());
 }
 
 /// `update --filter` moves only the selected projects' trees: the others

@@ -262,6 +262,7 @@ fn current_lockfile(
         return checked.lockfile.clone();
     }
     let mut current = checked.lockfile.clone();
+    current.empty_maps_written = !current.packages.is_empty();
     if let Some(importers) = importers {
         current
             .importers

@@ -42,6 +42,11 @@ pub struct Lockfile {
     /// The first document of a two-document lockfile.
     #[serde(skip)]
     pub env: Option<Box<Lockfile>>,
+    /// Written as `packages: {}` and `snapshots: {}` when those are empty:
+    /// pnpm 12 does so in a current lockfile cut down from one that had
+    /// packages (docs/layout.md §13, rule 2).
+    #[serde(skip)]
+    pub empty_maps_written: bool,
 }
 
 /// Collects entries first and builds the map in bulk: the input is sorted,

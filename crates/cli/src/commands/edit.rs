@@ -450,10 +450,10 @@ fn project_dirs(
     cwd: &Path,
     command: &'static str,
 ) -> Result<Vec<PathBuf>, Failure> {
-    // pnpm 12.21 then edits the root alone and installs only it, which
-    // pacquet's install after an edit does not do.
+    // `-r -w`: the root alone, installed alone, as `--filter` of the root
+    // (pnpm 12.21).
     if cli.recursive && cli.workspace_root {
-        return Err(Box::new(EditCommandError::RecursiveRoot { command }));
+        return Ok(vec![config.workspace_root.clone()]);
     }
     // `-r`: every project; `add` leaves the root out (pnpm 12.21).
     if cli.recursive {
@@ -589,13 +589,6 @@ pub enum EditCommandError {
         help("Check the names against the project's package.json; nothing was changed.")
     )]
     CannotRemove { names: String },
-
-    #[error("`pacquet {command} --recursive --workspace-root` is not supported")]
-    #[diagnostic(
-        code(ERR_PACQUET_UNSUPPORTED_FLAG),
-        help("Use -w alone for the workspace root, or -r alone for every project.")
-    )]
-    RecursiveRoot { command: &'static str },
 
     #[error("cannot read {}: {source}", path.display())]
     #[diagnostic(

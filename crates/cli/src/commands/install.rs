@@ -30,7 +30,10 @@ pub(crate) fn install_loaded(
     // After an edit in a project's directory or with `-w`, the install
     // covers the workspace; after one with `--filter`, the projects it
     // selected (docs/resolution.md §11).
-    let filter = if edited.is_empty() || !cli.filter.is_empty() || !cli.filter_prod.is_empty() {
+    let selected = !cli.filter.is_empty()
+        || !cli.filter_prod.is_empty()
+        || (cli.recursive && cli.workspace_root);
+    let filter = if edited.is_empty() || selected {
         project_filter(cli, config, cwd)
     } else {
         None

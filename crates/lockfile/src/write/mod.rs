@@ -81,6 +81,9 @@ fn write_document(out: &mut String, lf: &Lockfile) {
             key(out, 2, k.as_str());
             write_package(out, pkg);
         });
+    } else if lf.empty_maps_written {
+        blank(out);
+        out.push_str("packages: {}\n");
     }
     if let Some(ignored) = &lf.ignored_optional_dependencies {
         section(out, "ignoredOptionalDependencies");
@@ -91,6 +94,9 @@ fn write_document(out: &mut String, lf: &Lockfile) {
             key(out, 2, k.as_str());
             write_snapshot(out, snapshot);
         });
+    } else if lf.empty_maps_written {
+        blank(out);
+        out.push_str("snapshots: {}\n");
     }
     if let Some(time) = &lf.time {
         section(out, "time");
