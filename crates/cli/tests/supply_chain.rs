@@ -763,3 +763,54 @@ fn the_attestations_publish_time_comes_before_the_full_document() {
         );
     }
 }
+
+/// An install that resolves checks the lockfile it was given, not the one
+/// it resolved (pnpm 12.21): without a lockfile nothing is checked, so a
+/// version only a young release satisfies is installed (picked as if there
+/// were no age limit, `minimumReleaseAgeStrict` being off) and no
+/// verification is reported; with a lockfile that holds such a version,
+/// adding a dependency is refused for the entry already locked.
+#[test]
+fn a_resolution_checks_the_lockfile_it_was_given() {
+    let registry = registry();
+    let pair = Pair::new(&registry, deps());
+    pair.settings("");
+    let run_both = |pair: &Pair| {
+        let by_pnpm = pair.pnpm_env.run(
+            &pair.by_pnpm,
+            &["install", "--no-frozen-lockfile", "--reporter=append-only"],
+        );
+        let by_pacquet = pacquet(
+            &pair.env,
+            &pair.by_pacquet,
+            &["install", "--no-frozen-lockfile"],
+        );
+        (by_pnpm, by_pacquet)
+    };
+    // A new dependency: the locked `pq-plain@1.1.0` is refused.
+    for dir in [&pair.by_pnpm, &pair.by_pacquet] {
+        let manifest = json!({"name": "project", "version": "1.0.0",
+            "dependencies": {"pq-plain": "1.1.0", "pq-dup": "2.0.0", "pq-deep-1": "1.0.0"}});
+        std::fs::write(dir.join("package.json"), manifest.to_string()).unwrap();
+    }
+    let (by_pnpm, by_pacquet) = run_both(&pair);
+    for out in [&by_pnpm, &by_pacquet] {
+        assert_refused_with(
+            out,
+            "ERR_PNPM_MINIMUM_RELEASE_AGE_VIOLATION",
+            "pq-plain@1.1.0",
+        );
+    }
+    // No lockfile: nothing to check.
+    for dir in [&pair.by_pnpm, &pair.by_pacquet] {
+        std::fs::remove_file(dir.join("pnpm-lock.yaml")).unwrap();
+    }
+    let (by_pnpm, by_pacquet) = run_both(&pair);
+    for out in [&by_pnpm, &by_pacquet] {
+        assert!(out.status.success(), "{}", text(out));
+        assert!(!text(out).contains("supply-chain"), "{}", text(out));
+    }
+    let locked = |dir: &Path| std::fs::read_to_string(dir.join("pnpm-lock.yaml")).unwrap();
+    assert_eq!(locked(&pair.by_pnpm), locked(&pair.by_pacquet));
+    assert!(locked(&pair.by_pacquet).contains("pq-plain@1.1.0:"));
+}

@@ -178,7 +178,8 @@ pub fn install(
     if !req.lockfile_only {
         project_scripts.run_early()?;
     }
-    let mut resolved = false;
+    // After a resolution, the lockfile that was there before, if any.
+    let mut resolved_from: Option<Option<pacquet_lockfile::Lockfile>> = None;
     let gate = if req.update.is_some() || req.fix_lockfile {
         // Whatever the lockfile holds, it is resolved again.
         Err(InstallError::NoLockfile {
@@ -195,7 +196,7 @@ pub fn install(
         {
             // Every project is resolved, filtered or not, as pnpm 12.21
             // writes the whole workspace's lockfile.
-            crate::resolve::resolve_lockfile(
+            let previous = crate::resolve::resolve_lockfile(
                 config,
                 req.root_only,
                 req.update.as_ref(),
@@ -203,7 +204,7 @@ pub fn install(
                 reporter,
             )?;
             phases.mark("resolve");
-            resolved = true;
+            resolved_from = Some(previous);
             gates::read_checked_lockfile(config, true, req.root_only)?
         }
         Ok(_) if req.lockfile_only => return Ok(InstallSummary::default()),
@@ -222,14 +223,23 @@ pub fn install(
     // The verification asks the registry while the install plans, reads
     // the store and downloads; nothing is written into the project until
     // it has passed (the link gate).
+    // pnpm 12.21 checks the lockfile it was given: after a resolution, the
+    // one that was there before (none: nothing to check), not what it
+    // resolved (docs/supply-chain.md §8).
+    let to_verify = match &resolved_from {
+        Some(previous) => previous.as_ref(),
+        None => Some(&checked.lockfile),
+    };
     std::thread::scope(|s| {
-        let verification =
-            s.spawn(|| verify::verify_lockfile(config, &checked.lockfile, &fetcher, runtime));
+        let verification = s.spawn(|| match to_verify {
+            Some(lockfile) => verify::verify_lockfile(config, lockfile, &fetcher, runtime),
+            None => Ok(None),
+        });
         let tarball_url = |name: &str, version: &str| config.tarball_url(name, version);
         let mut opts =
             settings::plan_options(config, &checked.projects, &checked.patches, &tarball_url);
         opts.node_version = settings::node_version(config, &checked.lockfile);
-        opts.projects_in_id_order = resolved;
+        opts.projects_in_id_order = resolved_from.is_some();
         let state_opts = selected.map(|ids| {
             let installed =
                 filtered::installed_importers(&config.virtual_store_dir, &checked.lockfile, ids);

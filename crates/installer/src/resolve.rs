@@ -49,14 +49,15 @@ pub struct Update {
     pub dirs: Vec<std::path::PathBuf>,
 }
 
-/// Resolves the projects of `config` and writes `pnpm-lock.yaml`.
+/// Resolves the projects of `config` and writes `pnpm-lock.yaml`; returns
+/// the lockfile that was there before, if one parsed.
 pub(crate) fn resolve_lockfile(
     config: &Config,
     root_only: bool,
     update: Option<&Update>,
     runtime: &tokio::runtime::Handle,
     reporter: &dyn Reporter,
-) -> Result<(), InstallError> {
+) -> Result<Option<pacquet_lockfile::Lockfile>, InstallError> {
     let projects = if root_only {
         vec![crate::gates::read_project(
             &config.workspace_root,
@@ -191,7 +192,8 @@ pub(crate) fn resolve_lockfile(
     write_lockfile(
         &config.workspace_root.join(LOCKFILE_NAME),
         &resolved.lockfile.to_yaml(),
-    )
+    )?;
+    Ok(previous)
 }
 
 /// The version `selector` (a dist-tag, version or range) picks for `name`
