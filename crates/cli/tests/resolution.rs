@@ -1494,3 +1494,54 @@ fn missing_peers_in_dependency_cycles_resolve_like_pnpm() {
         );
     }
 }
+
+/// The warnings about the deprecated packages a resolution picked, as
+/// pnpm 12.21 prints them: one per project dependency, naming the highest
+/// release that is not deprecated (and saying when the declared range
+/// leaves it out, an exact version not counting as a range), one line
+/// listing the subdependencies; `allowedDeprecatedVersions` silences what
+/// it allows. `pq-deprecated-some` has 1.0.0, 1.1.0 and 3.0.0 deprecated,
+/// 2.0.0 not; `pq-uses-deprecated` depends on the deprecated
+/// `pq-deprecated`.
+#[test]
+fn deprecation_warnings_match_pnpm() {
+    let registry = Registry::start_fixtures();
+    let allowing =
+        "allowedDeprecatedVersions:\n  pq-deprecated: 1.0.0\n  pq-deprecated-some: ^1.1.0\n";
+    for (spec, settings, expected) in [
+        ("^1.0.0", "", 2),
+        ("1.0.0", "", 2),
+        ("1.0.0 || 3.0.0", "", 2),
+        (">=1.0.0", "", 1),
+        ("^1.0.0", allowing, 0),
+    ] {
+        let tmp = tempfile::tempdir().unwrap();
+        let edit = |project: &Path| {
+            let manifest = serde_json::json!({
+                "name": "pq-project-basic",
+                "version": "1.0.0",
+                "dependencies": {"pq-deprecated-some": spec, "pq-uses-deprecated": "1.0.0"},
+            });
+            std::fs::write(project.join("package.json"), manifest.to_string()).unwrap();
+            let workspace = project.join("pnpm-workspace.yaml");
+            let mut yaml = std::fs::read_to_string(&workspace).unwrap_or_default();
+            yaml.push_str(settings);
+            std::fs::write(workspace, yaml).unwrap();
+        };
+        let [(pnpm_project, pnpm_env), (project, env)] =
+            sides(&registry, tmp.path(), "basic", &edit);
+        let theirs = pnpm_env.run(&pnpm_project, &["install", "--no-frozen-lockfile"]);
+        let ours = pacquet(&env, &project, &["install"]);
+        assert!(theirs.status.success() && ours.status.success());
+        let warnings = |out: &std::process::Output| -> Vec<String> {
+            String::from_utf8_lossy(&out.stdout)
+                .lines()
+                .filter(|line| line.contains("[WARN]"))
+                .map(str::to_owned)
+                .collect()
+        };
+        assert_eq!(warnings(&ours), warnings(&theirs), "{spec} {settings}");
+        assert_eq!(warnings(&ours).len(), expected, "{spec} {settings}");
+        assert_eq!(lockfile(&project), lockfile(&pnpm_project));
+    }
+}

@@ -260,6 +260,9 @@ pub struct Config {
     pub peers_suffix_max_length: u64,
     pub inject_workspace_packages: bool,
     pub overrides: IndexMap<String, String>,
+    /// `allowedDeprecatedVersions`: name → range of deprecated versions
+    /// resolution does not warn about.
+    pub allowed_deprecated_versions: IndexMap<String, String>,
     /// Catalog name → package → specifier (`catalog:` is `default`).
     pub catalogs: IndexMap<String, IndexMap<String, String>>,
     /// The catalogs as loaded, when a command (`update`) changed

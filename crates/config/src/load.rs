@@ -308,6 +308,7 @@ fn resolve_settings(
         peers_suffix_max_length: layers.u64("peersSuffixMaxLength", 1000),
         inject_workspace_packages: layers.bool("injectWorkspacePackages", false),
         overrides: string_map(layers.get("overrides")),
+        allowed_deprecated_versions: string_map(layers.get("allowedDeprecatedVersions")),
         catalogs: catalogs(layers),
         catalogs_as_loaded: None,
         patched_dependencies: string_map(layers.get("patchedDependencies")),

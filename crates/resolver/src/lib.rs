@@ -29,6 +29,8 @@ mod suffix;
 
 pub use error::ResolveError;
 pub use graph::ImporterInput;
+use std::collections::HashMap;
+
 use pacquet_lockfile::{Lockfile, LockfileSettings};
 pub use source::{InMemory, Metadata, Registries, RegistryMetadata};
 
@@ -89,6 +91,85 @@ pub struct Resolved {
     pub lockfile: Lockfile,
     /// Peers missing, conflicting or out of range.
     pub peer_issues: bool,
+    /// The deprecated packages picked, sorted by name and version.
+    pub deprecated: Vec<Deprecated>,
+}
+
+/// A package whose manifest says `deprecated`.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Deprecated {
+    pub name: String,
+    pub version: String,
+    /// A project's own dependency (pnpm's depth 0), not only a
+    /// subdependency or a peer installed for a project.
+    pub direct: bool,
+    /// For a project's own dependency: the highest release not deprecated,
+    /// and whether the range the project declared excludes it.
+    pub clean: Option<(String, bool)>,
+    /// For a project's own dependency: the project's importer id (the
+    /// first project's where several have it).
+    pub importer: Option<String>,
+}
+
+/// The deprecated packages of `graph` (docs/resolution.md §8).
+fn deprecated_packages(graph: &graph::Graph) -> Vec<Deprecated> {
+    // The specifier each project's own dependency was declared with, the
+    // first project's where several have it.
+    let mut direct: HashMap<&str, (&str, &str)> = HashMap::new();
+    for importer in &graph.importers {
+        for dep in &importer.deps {
+            direct
+                .entry(dep.target.as_str())
+                .or_insert((dep.specifier.as_str(), importer.id.as_str()));
+        }
+    }
+    let mut found: Vec<Deprecated> = graph
+        .packages
+        .iter()
+        .filter(|(_, package)| {
+            package
+                .manifest
+                .deprecated
+                .as_ref()
+                .is_some_and(|d| !d.is_empty())
+        })
+        .map(|(id, package)| {
+            let manifest = &package.manifest;
+            let declared = direct.get(id.as_str());
+            let clean = declared.and_then(|(specifier, _)| {
+                let packument = graph.packuments.get(&manifest.name)?;
+                let clean = pick::highest_not_deprecated(packument)?;
+                Some((clean.to_string(), excludes(specifier, &clean)))
+            });
+            Deprecated {
+                name: manifest.name.clone(),
+                version: manifest.version.clone(),
+                direct: declared.is_some(),
+                clean,
+                importer: declared.map(|(_, importer)| (*importer).to_owned()),
+            }
+        })
+        .collect();
+    found.sort();
+    found
+}
+
+/// Whether a declared range leaves `version` out; an exact version or a
+/// tag does not count as a range (pnpm 12.21).
+fn excludes(specifier: &str, version: &nodejs_semver::Version) -> bool {
+    let selector = match specifier.strip_prefix("npm:") {
+        Some(aliased) => aliased[1.min(aliased.len())..]
+            .find('@')
+            .map_or("", |at| &aliased[at + 2..]),
+        None => specifier,
+    };
+    let selector = selector.trim();
+    // `Version::parse` takes the first version of `1.0.0 || 3.0.0`.
+    let exact = !selector.contains([' ', '|']) && nodejs_semver::Version::parse(selector).is_ok();
+    if exact {
+        return false;
+    }
+    nodejs_semver::Range::parse(selector).is_ok_and(|range| !version.satisfies(&range))
 }
 
 /// The version `selector` picks for `name` (versions `eligible` refuses
@@ -299,5 +380,6 @@ pub async fn resolve<M: Metadata>(
     Ok(Resolved {
         lockfile,
         peer_issues,
+        deprecated: deprecated_packages(&graph),
     })
 }

@@ -114,6 +114,21 @@ fn is_any(range: &nodejs_semver::Range) -> bool {
     matches!(range.to_string().as_str(), "*" | ">=0.0.0")
 }
 
+/// The highest release (not a prerelease) of `packument` that is not
+/// deprecated: what pnpm 12.21's warning about a deprecated dependency
+/// points to.
+pub(crate) fn highest_not_deprecated(packument: &Packument) -> Option<Version> {
+    packument
+        .versions
+        .iter()
+        .filter(|(version, range)| {
+            !version.is_prerelease() && !is_deprecated(packument.json_at(range))
+        })
+        .map(|(version, _)| version)
+        .max()
+        .cloned()
+}
+
 fn is_deprecated(json: &str) -> bool {
     json.contains("\"deprecated\"")
         && VersionManifest::parse(json).is_ok_and(|m| m.deprecated.is_some())
