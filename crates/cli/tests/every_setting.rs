@@ -353,6 +353,10 @@ const PROOFS: &[(&str, Proof)] = &[
         "overrides",
         Compared("cli/tests/errors.rs::an_override_naming_no_root_dependency_is_refused"),
     ),
+    (
+        "allowedDeprecatedVersions",
+        Compared("cli/tests/resolution.rs::deprecation_warnings_match_pnpm"),
+    ),
     // Recorded in the workspace state.
     ("catalog", Together("catalog: {pq-lc-leaf: 1.0.0}")),
     ("catalogs", Together("catalogs: {walk: {pq-lc-mid: 1.0.0}}")),

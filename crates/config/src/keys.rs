@@ -109,6 +109,7 @@ const SETTINGS: &[(&str, Kind)] = &[
     ("peersSuffixMaxLength", Kind::Number),
     ("injectWorkspacePackages", Kind::Bool),
     ("overrides", Kind::Object),
+    ("allowedDeprecatedVersions", Kind::Object),
     ("catalog", Kind::Object),
     ("catalogs", Kind::Object),
     ("patchedDependencies", Kind::Object),
