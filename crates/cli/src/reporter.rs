@@ -148,16 +148,25 @@ impl Reporter for DefaultReporter {
             }
             // pnpm 12's default reporter prints neither.
             Event::SkippedOptional { .. } | Event::OptionalBuildFailed { .. } => {}
-            Event::ImportMethod { method } => {
+            // pnpm 12 says it only on an install with no previous
+            // `lock.yaml`.
+            Event::ImportMethod {
+                method,
+                stores: Some((store_dir, virtual_store_dir)),
+            } => {
                 let verb = match method {
                     "copy" => "copied",
                     "clone" => "cloned",
                     _ => "hard linked",
                 };
                 self.println(&format!(
-                    "Packages are {verb} from the content-addressable store to the virtual store."
+                    "Packages are {verb} from the content-addressable store to the virtual store.\n  \
+                     Content-addressable store is at: {}\n  \
+                     Virtual store is at:             {virtual_store_dir}",
+                    store_dir.display()
                 ));
             }
+            Event::ImportMethod { stores: None, .. } => {}
             Event::Summary { added, direct } => self.summary(added, direct),
             Event::ScriptOutput { line, script } => {
                 if self.color {
@@ -389,7 +398,7 @@ impl Reporter for NdjsonReporter {
                 "debug",
                 json!({"details": details, "package": {"id": package_id}, "prefix": prefix, "reason": "build_failure"}),
             ),
-            Event::ImportMethod { method } => {
+            Event::ImportMethod { method, .. } => {
                 self.emit("pnpm:package-import-method", "debug", json!({"method": method}))
             }
             Event::Summary { added, direct } => {

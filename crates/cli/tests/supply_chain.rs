@@ -767,9 +767,10 @@ fn the_attestations_publish_time_comes_before_the_full_document() {
 /// An install that resolves checks the lockfile it was given, not the one
 /// it resolved (pnpm 12.21): without a lockfile nothing is checked, so a
 /// version only a young release satisfies is installed (picked as if there
-/// were no age limit, `minimumReleaseAgeStrict` being off) and no
-/// verification is reported; with a lockfile that holds such a version,
-/// adding a dependency is refused for the entry already locked.
+/// were no age limit, `minimumReleaseAgeStrict` being off), no verification
+/// is reported, and the lockfile written passes the next install; with a
+/// lockfile that holds such a version, adding a dependency is refused for
+/// the entry already locked, before the new lockfile is written.
 #[test]
 fn a_resolution_checks_the_lockfile_it_was_given() {
     let registry = registry();
@@ -793,6 +794,8 @@ fn a_resolution_checks_the_lockfile_it_was_given() {
             "dependencies": {"pq-plain": "1.1.0", "pq-dup": "2.0.0", "pq-deep-1": "1.0.0"}});
         std::fs::write(dir.join("package.json"), manifest.to_string()).unwrap();
     }
+    let locked = |dir: &Path| std::fs::read_to_string(dir.join("pnpm-lock.yaml")).unwrap();
+    let before = locked(&pair.by_pacquet);
     let (by_pnpm, by_pacquet) = run_both(&pair);
     for out in [&by_pnpm, &by_pacquet] {
         assert_refused_with(
@@ -801,6 +804,9 @@ fn a_resolution_checks_the_lockfile_it_was_given() {
             "pq-plain@1.1.0",
         );
     }
+    // Refused before the new lockfile is written.
+    assert_eq!(locked(&pair.by_pnpm), before);
+    assert_eq!(locked(&pair.by_pacquet), before);
     // No lockfile: nothing to check.
     for dir in [&pair.by_pnpm, &pair.by_pacquet] {
         std::fs::remove_file(dir.join("pnpm-lock.yaml")).unwrap();
@@ -810,7 +816,24 @@ fn a_resolution_checks_the_lockfile_it_was_given() {
         assert!(out.status.success(), "{}", text(out));
         assert!(!text(out).contains("supply-chain"), "{}", text(out));
     }
-    let locked = |dir: &Path| std::fs::read_to_string(dir.join("pnpm-lock.yaml")).unwrap();
     assert_eq!(locked(&pair.by_pnpm), locked(&pair.by_pacquet));
     assert!(locked(&pair.by_pacquet).contains("pq-plain@1.1.0:"));
+    // What a resolution wrote passes the next install's check, its young
+    // `pq-plain@1.1.0` included (pnpm 12.21 checks it again and lets it
+    // through; pacquet finds the record it made when it resolved).
+    for dir in [&pair.by_pnpm, &pair.by_pacquet] {
+        let manifest = json!({"name": "project", "version": "1.0.0",
+            "dependencies": {"pq-plain": "1.1.0", "pq-dup": "2.0.0", "pq-deep-1": "1.0.0",
+                "pq-deprecated": "1.0.0"}});
+        std::fs::write(dir.join("package.json"), manifest.to_string()).unwrap();
+    }
+    let (by_pnpm, by_pacquet) = run_both(&pair);
+    for out in [&by_pnpm, &by_pacquet] {
+        assert!(out.status.success(), "{}", text(out));
+        assert!(
+            flat(out).contains("Lockfile passes supply-chain policies ("),
+            "{}",
+            text(out)
+        );
+    }
 }

@@ -178,8 +178,10 @@ pub fn install(
     if !req.lockfile_only {
         project_scripts.run_early()?;
     }
-    // After a resolution, the lockfile that was there before, if any.
-    let mut resolved_from: Option<Option<pacquet_lockfile::Lockfile>> = None;
+    // Read once, and before anything is written: a `cafile` that cannot be
+    // read must not leave a half-made `node_modules`.
+    let fetcher = settings::fetcher_options(config)?;
+    let mut resolved = false;
     let gate = if req.update.is_some() || req.fix_lockfile {
         // Whatever the lockfile holds, it is resolved again.
         Err(InstallError::NoLockfile {
@@ -196,15 +198,16 @@ pub fn install(
         {
             // Every project is resolved, filtered or not, as pnpm 12.21
             // writes the whole workspace's lockfile.
-            let previous = crate::resolve::resolve_lockfile(
+            crate::resolve::resolve_lockfile(
                 config,
                 req.root_only,
                 req.update.as_ref(),
+                &fetcher,
                 runtime,
                 reporter,
             )?;
             phases.mark("resolve");
-            resolved_from = Some(previous);
+            resolved = true;
             gates::read_checked_lockfile(config, true, req.root_only)?
         }
         Ok(_) if req.lockfile_only => return Ok(InstallSummary::default()),
@@ -214,32 +217,24 @@ pub fn install(
         return Ok(InstallSummary::default());
     }
     phases.mark("lockfile");
-    // Read once, and before anything is written: a `cafile` that cannot be
-    // read must not leave a half-made `node_modules`.
-    let fetcher = settings::fetcher_options(config)?;
     for message in &checked.engine_warnings {
         reporter.report(Event::Warning { message });
     }
     // The verification asks the registry while the install plans, reads
     // the store and downloads; nothing is written into the project until
     // it has passed (the link gate).
-    // pnpm 12.21 checks the lockfile it was given: after a resolution, the
-    // one that was there before (none: nothing to check), not what it
-    // resolved (docs/supply-chain.md §8).
-    let to_verify = match &resolved_from {
-        Some(previous) => previous.as_ref(),
-        None => Some(&checked.lockfile),
-    };
+    // A resolution checked the lockfile it was given, not what it resolved
+    // (docs/supply-chain.md §8).
     std::thread::scope(|s| {
-        let verification = s.spawn(|| match to_verify {
-            Some(lockfile) => verify::verify_lockfile(config, lockfile, &fetcher, runtime),
-            None => Ok(None),
+        let verification = s.spawn(|| match resolved {
+            false => verify::verify_lockfile(config, &checked.lockfile, &fetcher, runtime),
+            true => Ok(None),
         });
         let tarball_url = |name: &str, version: &str| config.tarball_url(name, version);
         let mut opts =
             settings::plan_options(config, &checked.projects, &checked.patches, &tarball_url);
         opts.node_version = settings::node_version(config, &checked.lockfile);
-        opts.projects_in_id_order = resolved_from.is_some();
+        opts.projects_in_id_order = resolved;
         let state_opts = selected.map(|ids| {
             let installed =
                 filtered::installed_importers(&config.virtual_store_dir, &checked.lockfile, ids);
@@ -442,6 +437,12 @@ impl Run<'_> {
         let _store_lock =
             pacquet_cas::lock_store(&config.store_dir, pacquet_cas::LockMode::Shared).ok();
         let store = Store::open(&config.store_dir);
+        // pnpm 12 says where the stores are only on an install with no
+        // previous `lock.yaml`.
+        let first_install = !root
+            .join(&self.opts.virtual_store_dir)
+            .join("lock.yaml")
+            .exists();
         let keep_record = keeps_tree_record(self.opts, self.filtered.is_some());
         // The previous tree is compared with the plan while the index is
         // read (both only read: a lockfile-change install spent 25 ms on
@@ -594,8 +595,14 @@ impl Run<'_> {
             Ok::<_, InstallError>((ignored_builds, pending_skills))
         })?;
         if let Some(method) = linked.methods.first() {
+            let store_dir = &config.store_dir;
+            let virtual_store_dir = pacquet_planner::layout::relative_path(
+                &config.cwd,
+                &root.join(&self.opts.virtual_store_dir),
+            );
             self.reporter.report(Event::ImportMethod {
                 method: method.as_str(),
+                stores: first_install.then_some((store_dir.as_path(), virtual_store_dir.as_str())),
             });
         }
         self.project_scripts

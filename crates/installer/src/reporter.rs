@@ -42,7 +42,13 @@ pub enum Event<'a> {
         details: &'a str,
     },
     /// The import method actually used (`hardlink`, `copy`, `clone`).
-    ImportMethod { method: &'static str },
+    ImportMethod {
+        method: &'static str,
+        /// On an install with no previous `lock.yaml`: the store's
+        /// directory (`…/v11`) and the virtual store's, relative to the
+        /// current directory.
+        stores: Option<(&'a std::path::Path, &'a str)>,
+    },
     /// The install finished linking.
     Summary {
         added: usize,

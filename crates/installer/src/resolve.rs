@@ -49,15 +49,18 @@ pub struct Update {
     pub dirs: Vec<std::path::PathBuf>,
 }
 
-/// Resolves the projects of `config` and writes `pnpm-lock.yaml`; returns
-/// the lockfile that was there before, if one parsed.
+/// Resolves the projects of `config` and writes `pnpm-lock.yaml`. The
+/// lockfile that was there before, if one parsed, is verified meanwhile,
+/// as pnpm 12.21 does, and must pass before the new one is written; the
+/// new one is then recorded as verified (docs/supply-chain.md §8).
 pub(crate) fn resolve_lockfile(
     config: &Config,
     root_only: bool,
     update: Option<&Update>,
+    fetcher: &pacquet_tarball::FetcherOptions,
     runtime: &tokio::runtime::Handle,
     reporter: &dyn Reporter,
-) -> Result<Option<pacquet_lockfile::Lockfile>, InstallError> {
+) -> Result<(), InstallError> {
     let projects = if root_only {
         vec![crate::gates::read_project(
             &config.workspace_root,
@@ -177,9 +180,21 @@ pub(crate) fn resolve_lockfile(
     // pages was 84 % of the cycles of alotta's offline resolution from a
     // warm cache; without them, 288 ± 154 → 246 ± 16 ms (hyperfine, 15 runs).
     let memory = crate::memory::without_huge_pages();
-    let resolved = runtime
-        .block_on(pacquet_resolver::resolve(&importers, &metadata, &opts))
-        .map_err(InstallError::Resolve)?;
+    let (resolved, verified) = std::thread::scope(|s| {
+        let verification = s.spawn(|| match &previous {
+            Some(lockfile) => crate::verify::verify_lockfile(config, lockfile, fetcher, runtime),
+            None => Ok(None),
+        });
+        let resolved = runtime.block_on(pacquet_resolver::resolve(&importers, &metadata, &opts));
+        (resolved, verification.join())
+    });
+    let verified = verified.map_err(|_| InstallError::Internal {
+        what: "the lockfile verification panicked".into(),
+    })??;
+    if let Some(verified) = &verified {
+        crate::install::report_verified(verified, reporter);
+    }
+    let resolved = resolved.map_err(InstallError::Resolve)?;
     drop(memory);
     if resolved.peer_issues && config.strict_peer_dependencies {
         return Err(InstallError::PeerDependencyIssues);
@@ -194,7 +209,8 @@ pub(crate) fn resolve_lockfile(
         &config.workspace_root.join(LOCKFILE_NAME),
         &resolved.lockfile.to_yaml(),
     )?;
-    Ok(previous)
+    crate::verify::record_resolved(config, &resolved.lockfile);
+    Ok(())
 }
 
 /// pnpm 12.21's warnings for the deprecated packages a resolution picked:

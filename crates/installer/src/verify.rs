@@ -62,6 +62,25 @@ pub(crate) fn verify_lockfile(
     Ok(Some(verified))
 }
 
+/// Records the lockfile a resolution just wrote as verified, as pnpm 12.21
+/// does: its new picks went through the policy, the rest passed it with
+/// the lockfile they came from (docs/supply-chain.md §8). Best effort.
+pub(crate) fn record_resolved(config: &Config, lockfile: &Lockfile) {
+    let Some(Ok(policy)) = policy(config) else {
+        return;
+    };
+    if lockfile.packages.is_empty() {
+        return;
+    }
+    let Some(mut fingerprint) =
+        pacquet_verification::cache::Fingerprint::of(&lockfile_path(config))
+    else {
+        return;
+    };
+    let now = pacquet_verification::timestamp::now_ms();
+    pacquet_verification::cache::record(&config.cache_dir, &mut fingerprint, &policy, now);
+}
+
 /// Whether the lockfile on disk needs no verification now: `Some(None)`
 /// with `trustLockfile` or without a lockfile, `Some(Some(verified_at))`
 /// when a recorded verification covers today's policy, `None` otherwise.
