@@ -382,3 +382,42 @@ fn hoisting_off_matches_pnpm() {
 fn another_virtual_store_dir_matches_pnpm() {
     same_tree_as_pnpm_with("groups", "virtualStoreDir: node_modules/.vs\n");
 }
+
+/// Where the stores are is said on an install with no previous `lock.yaml`
+/// only, as pnpm 12.21 says it: the store's `v11` directory and the virtual
+/// store relative to the project; not after `add`.
+#[test]
+fn the_stores_are_named_on_a_first_install_only() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let said = |env: &PnpmEnv, out: &std::process::Output| -> Vec<String> {
+        let store = env.store_dir.display().to_string();
+        stdout(out)
+            .lines()
+            .filter(|l| l.contains("store"))
+            .map(|l| l.replace(&store, "<STORE>"))
+            .collect()
+    };
+    let mut sides = Vec::new();
+    for side in ["pnpm", "pacquet"] {
+        let env = PnpmEnv::new(&tmp.path().join(side).join("env"), &registry.url());
+        let project = tmp.path().join(side).join("project");
+        prepare_project("basic", &project, &registry.url());
+        let (first, then) = if side == "pnpm" {
+            (
+                env.run_ok(&project, &["install", "--frozen-lockfile"]),
+                env.run_ok(&project, &["add", "pq-dup@1.0.0"]),
+            )
+        } else {
+            (
+                support::pacquet(&env, &project, &["install", "--frozen-lockfile"]),
+                support::pacquet(&env, &project, &["add", "pq-dup@1.0.0"]),
+            )
+        };
+        assert!(first.status.success() && then.status.success());
+        sides.push((said(&env, &first), said(&env, &then)));
+    }
+    assert_eq!(sides[0], sides[1]);
+    assert_eq!(sides[1].0.len(), 3, "{:?}", sides[1]);
+    assert!(sides[1].1.is_empty(), "{:?}", sides[1]);
+}
