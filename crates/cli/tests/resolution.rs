@@ -1414,8 +1414,9 @@ fn kept_documents_answer_picks_like_pnpm() {
 /// `install --fix-lockfile` resolves again keeping the lockfile's
 /// versions, and what the registry says replaces a broken entry: a
 /// package whose `resolution` lost its integrity gets it back, at the
-/// locked version (`pq-plain@^1.0.0` stays 1.0.0 though 1.1.0 fits).
-/// Both tools, same lockfile and tree.
+/// locked version (`pq-plain@^1.0.0` stays 1.0.0 though 1.1.0 fits), and
+/// so does one whose entry has no `resolution` at all. Both tools, same
+/// lockfile and tree.
 #[test]
 fn fix_lockfile_repairs_like_pnpm() {
     let locked_old = |project: &Path| with_dependency(project, "pq-plain", "1.0.0");
@@ -1448,6 +1449,38 @@ fn fix_lockfile_repairs_like_pnpm() {
     let fixed = both_run_alike(&sides, ".", &["install", "--fix-lockfile"], &[]);
     assert!(!fixed.contains("example.invalid"), "{fixed}");
     assert!(fixed.contains("pq-plain@1.0.0:"), "{fixed}");
+    // An entry without `resolution` at all: a frozen install calls the
+    // lockfile broken, `--fix-lockfile` keeps the version.
+    let drop_resolution = |project: &Path| {
+        with_dependency(project, "pq-plain", "^1.0.0");
+        let path = project.join("pnpm-lock.yaml");
+        let text = std::fs::read_to_string(&path).unwrap();
+        let entry = "\n  pq-plain@1.0.0:\n    resolution: ";
+        let start = text.find(entry).unwrap();
+        let end = start + entry.len() + text[start + entry.len()..].find('\n').unwrap();
+        let text = format!("{}\n  pq-plain@1.0.0: {{}}{}", &text[..start], &text[end..]).replacen(
+            "pq-plain:\n        specifier: 1.0.0",
+            "pq-plain:\n        specifier: ^1.0.0",
+            1,
+        );
+        std::fs::write(&path, text).unwrap();
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let sides = locked_sides(&registry, tmp.path(), "basic", Some(&locked_old));
+    for (project, env) in &sides {
+        drop_resolution(project);
+        let out = pacquet(env, project, &["install", "--frozen-lockfile"]);
+        fails_with(&out, "ERR_PNPM_BROKEN_LOCKFILE");
+    }
+    let fixed = both_run_alike(&sides, ".", &["install", "--fix-lockfile"], &[]);
+    assert!(
+        fixed.contains("pq-plain@1.0.0:\n    resolution: {integrity:"),
+        "{fixed}"
+    );
+    assert!(
+        fixed.contains("pq-plain:\n        specifier: ^1.0.0\n        version: 1.0.0\n"),
+        "{fixed}"
+    );
 }
 
 /// A package shipping dependencies in its own `node_modules`

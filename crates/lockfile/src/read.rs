@@ -44,6 +44,49 @@ impl Lockfile {
     }
 }
 
+/// [`read_lockfile`], reading a `packages` entry that lacks `resolution`
+/// as having an empty one ([`crate::Resolution::Other`]): the versions of
+/// such a lockfile still count for `install --fix-lockfile`, which takes
+/// every resolution from the registry again (pnpm 12.21 keeps them too;
+/// docs/resolution.md §20). Any other error is [`read_lockfile`]'s.
+pub fn read_lockfile_lenient(path: &Path) -> Result<Option<Lockfile>, LockfileError> {
+    let strict = read_lockfile(path);
+    let Err(error) = strict else {
+        return strict;
+    };
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return Err(error);
+    };
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    if starts_with_document_marker(text) {
+        return Err(error);
+    }
+    let Ok(mut value) = serde_saphyr::from_str::<serde_json::Value>(text) else {
+        return Err(error);
+    };
+    let mut filled = false;
+    if let Some(packages) = value
+        .get_mut("packages")
+        .and_then(serde_json::Value::as_object_mut)
+    {
+        for entry in packages.values_mut() {
+            if entry.is_null() {
+                *entry = serde_json::Value::Object(serde_json::Map::new());
+            }
+            if let Some(fields) = entry.as_object_mut()
+                && !fields.contains_key("resolution")
+            {
+                fields.insert("resolution".into(), serde_json::json!({}));
+                filled = true;
+            }
+        }
+    }
+    if !filled {
+        return Err(error);
+    }
+    serde_json::from_value(value).map(Some).map_err(|_| error)
+}
+
 /// The general YAML parser: handles any valid YAML and produces pnpm's errors.
 pub(crate) fn parse_with_saphyr(text: &str, path: &Path) -> Result<Lockfile, LockfileError> {
     if starts_with_document_marker(text) {
