@@ -161,3 +161,38 @@ fn no_lockfile_text_is_pnpm_12s() {
         "Headless installation requires a pnpm-lock.yaml file, but none was found. Run `pnpm install` without --frozen-lockfile to create one."
     );
 }
+
+#[test]
+fn entries_without_a_resolution_read_leniently_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("pnpm-lock.yaml");
+    let text = "lockfileVersion: '9.0'\n\nimporters:\n\n  .:\n    dependencies:\n      a:\n        specifier: ^1.0.0\n        version: 1.0.0\n\npackages:\n\n  a@1.0.0: {}\n\n  b@2.0.0:\n    resolution: {integrity: sha512-AA==}\n\nsnapshots:\n\n  a@1.0.0: {}\n\n  b@2.0.0: {}\n";
+    std::fs::write(&path, text).unwrap();
+    let strict = read_lockfile(&path).expect_err("a strict read refuses it");
+    assert!(
+        strict.to_string().contains("missing field `resolution`"),
+        "{strict}"
+    );
+    let lenient = read_lockfile_lenient(&path).unwrap().unwrap();
+    let entry = |key: &str| {
+        lenient
+            .packages
+            .iter()
+            .find(|(k, _)| k.as_str() == key)
+            .map(|(_, v)| v.resolution.clone())
+            .unwrap()
+    };
+    assert_eq!(
+        entry("a@1.0.0"),
+        crate::Resolution::Other(Default::default())
+    );
+    assert_eq!(
+        entry("b@2.0.0"),
+        crate::Resolution::Registry {
+            integrity: "sha512-AA==".into()
+        }
+    );
+    // Other breakage is still refused.
+    std::fs::write(&path, "lockfileVersion: '9.0'\npackages: [\n").unwrap();
+    assert!(read_lockfile_lenient(&path).is_err());
+}
