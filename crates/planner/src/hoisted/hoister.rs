@@ -329,7 +329,11 @@ struct RootSlots {
     moved: Vec<Id>,
 }
 
-/// One depth-first pass below `node`; whether anything moved.
+/// One depth-first pass below `node`; whether anything moved. As in
+/// `@yarnpkg/nm`, every child of a node below the root is decided against
+/// the tree as it is, the ones that go are moved (in child order), and only
+/// then is each child that stayed walked: a node's children reach the root
+/// before its grandchildren (docs/hoisted.md §2).
 fn hoist_subtree(
     tree: &mut Tree,
     node: Id,
@@ -342,17 +346,92 @@ fn hoist_subtree(
     let mut path = ancestors.to_vec();
     path.push(node);
     let mut changed = false;
+    if node == pass.root {
+        for child in tree.nodes[node].deps.clone() {
+            changed |= hoist_child(tree, child, node, &path, pass, slots, blocked);
+        }
+        return changed;
+    }
+    let mut decided: Vec<(Id, Decision)> = Vec::new();
     for child in tree.nodes[node].deps.clone() {
-        changed |= hoist_child(tree, child, node, &path, pass, slots, blocked);
+        // The same alias and package above: requiring it here resolves there.
+        let cycle = path
+            .iter()
+            .any(|&a| tree.nodes[a].name == tree.nodes[child].name && tree.same_locator(a, child));
+        if cycle {
+            tree.remove_dep(node, child);
+            changed = true;
+            continue;
+        }
+        decided.push((child, decide(tree, child, &path, pass, &slots.by_name, blocked)));
+    }
+    settle_dependent_moves(&mut decided);
+    for (child, decision) in &decided {
+        let child = *child;
+        match decision {
+            Decision::Move => {
+                let name = tree.nodes[child].name.clone();
+                tree.remove_dep(node, child);
+                tree.nodes[node].hoisted.insert(name.clone(), child);
+                tree.nodes[pass.root].deps.push(child);
+                slots.by_name.insert(name, child);
+                slots.moved.push(child);
+                changed = true;
+            }
+            Decision::Dedupe => {
+                let name = tree.nodes[child].name.clone();
+                tree.remove_dep(node, child);
+                tree.nodes[node].hoisted.insert(name, child);
+                changed = true;
+            }
+            Decision::Wait | Decision::Stay | Decision::MoveWith(_) => {}
+        }
+    }
+    for (child, decision) in decided {
+        if matches!(decision, Decision::Wait | Decision::Stay) {
+            let child = tree.decouple(node, child);
+            changed |= hoist_subtree(tree, child, &path, pass, slots, blocked);
+        }
     }
     changed
 }
 
+/// A child that may move only with the siblings providing its peers moves
+/// if they all do, and stays otherwise (`@yarnpkg/nm`'s `DEPENDS`).
+fn settle_dependent_moves(decided: &mut [(Id, Decision)]) {
+    loop {
+        let staying: HashSet<Id> = decided
+            .iter()
+            .filter(|(_, d)| matches!(d, Decision::Wait | Decision::Stay))
+            .map(|&(id, _)| id)
+            .collect();
+        let mut settled = false;
+        for (_, decision) in decided.iter_mut() {
+            if let Decision::MoveWith(providers) = decision
+                && providers.iter().any(|p| staying.contains(p))
+            {
+                *decision = Decision::Stay;
+                settled = true;
+            }
+        }
+        if !settled {
+            break;
+        }
+    }
+    for (_, decision) in decided.iter_mut() {
+        if matches!(decision, Decision::MoveWith(_)) {
+            *decision = Decision::Move;
+        }
+    }
+}
+
 /// Where a child of a node below the root goes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 enum Decision {
     /// The root's slot is free and this version is the preferred one.
     Move,
+    /// Moves if these siblings, which provide its peers, move too.
+    MoveWith(Vec<Id>),
     /// The root's slot is free but another version is preferred.
     Wait,
     /// The root holds this very package: drop the copy here.
@@ -361,8 +440,7 @@ enum Decision {
     Stay,
 }
 
-/// Decides `child` of `node` and walks on below it where it stays; a child
-/// moved to the root is queued in `slots.moved` for the next wave.
+/// Walks below `child`, one of the root's own children.
 fn hoist_child(
     tree: &mut Tree,
     child: Id,
@@ -372,7 +450,6 @@ fn hoist_child(
     slots: &mut RootSlots,
     blocked: bool,
 ) -> bool {
-    // The same alias and package above: requiring it here resolves there.
     let cycle = path
         .iter()
         .any(|&a| tree.nodes[a].name == tree.nodes[child].name && tree.same_locator(a, child));
@@ -380,34 +457,9 @@ fn hoist_child(
         tree.remove_dep(node, child);
         return true;
     }
-    let child_path: Vec<Id> = if node == pass.root {
-        path.to_vec()
-    } else {
-        match decide(tree, child, path, pass, &slots.by_name, blocked) {
-            Decision::Move => {
-                let name = tree.nodes[child].name.clone();
-                tree.remove_dep(node, child);
-                tree.nodes[node].hoisted.insert(name.clone(), child);
-                tree.nodes[pass.root].deps.push(child);
-                slots.by_name.insert(name, child);
-                slots.moved.push(child);
-                return true;
-            }
-            Decision::Dedupe => {
-                let name = tree.nodes[child].name.clone();
-                tree.remove_dep(node, child);
-                tree.nodes[node].hoisted.insert(name, child);
-                return true;
-            }
-            Decision::Wait | Decision::Stay => path.to_vec(),
-        }
-    };
-    let parent = *child_path.last().expect("a path ends at the parent");
-    let child = tree.decouple(parent, child);
-    if parent == pass.root {
-        slots.by_name.insert(tree.nodes[child].name.clone(), child);
-    }
-    hoist_subtree(tree, child, &child_path, pass, slots, blocked)
+    let child = tree.decouple(node, child);
+    slots.by_name.insert(tree.nodes[child].name.clone(), child);
+    hoist_subtree(tree, child, path, pass, slots, blocked)
 }
 
 fn decide(
@@ -446,8 +498,12 @@ fn decide(
     if used_elsewhere || shadowed {
         return Decision::Stay;
     }
-    if decision == Decision::Move && would_shadow_peer(tree, child, path, pass.root, index) {
-        return Decision::Stay;
+    if decision == Decision::Move {
+        return match peer_check(tree, child, path, pass.root, index) {
+            PeerCheck::Kept => Decision::Move,
+            PeerCheck::WithSiblings(providers) => Decision::MoveWith(providers),
+            PeerCheck::Shadowed => Decision::Stay,
+        };
     }
     decision
 }
@@ -460,32 +516,55 @@ fn is_preferred(tree: &Tree, child: Id, preferred: &HashMap<String, VecDeque<Str
     }
 }
 
-/// Moving `candidate` to the root would give it another peer than the
-/// nearest ancestor provides.
-fn would_shadow_peer(
+/// What moving `candidate` to the root does to its peers.
+enum PeerCheck {
+    /// Each resolves to the package the nearest ancestor provides.
+    Kept,
+    /// They would, if these siblings (providers of some) moved too.
+    WithSiblings(Vec<Id>),
+    /// Some would resolve to another package.
+    Shadowed,
+}
+
+fn peer_check(
     tree: &Tree,
     candidate: Id,
     path: &[Id],
     root: Id,
     index: &HashMap<String, Id>,
-) -> bool {
+) -> PeerCheck {
     let c = &tree.nodes[candidate];
     if tree.nodes[root].peer_names.contains(&c.name) {
-        return true;
+        return PeerCheck::Shadowed;
     }
-    c.peer_names.iter().any(|peer| {
+    let parent = *path.last().expect("a path ends at the parent");
+    let mut siblings = Vec::new();
+    for peer in &c.peer_names {
         let provider = path.iter().rev().find_map(|&a| {
             tree.nodes[a]
                 .deps
                 .iter()
                 .copied()
                 .find(|&d| tree.nodes[d].name == *peer)
+                .map(|d| (a, d))
         });
-        let Some(provider) = provider else {
-            return false;
+        let Some((holder, provider)) = provider else {
+            continue;
         };
-        !index
+        if index
             .get(peer)
             .is_some_and(|&at_root| tree.same_locator(at_root, provider))
-    })
+        {
+            continue;
+        }
+        if holder != parent {
+            return PeerCheck::Shadowed;
+        }
+        siblings.push(provider);
+    }
+    if siblings.is_empty() {
+        PeerCheck::Kept
+    } else {
+        PeerCheck::WithSiblings(siblings)
+    }
 }
