@@ -370,7 +370,7 @@ const PROOFS: &[(&str, Proof)] = &[
     ),
     (
         "peerDependencyRules",
-        Together("peerDependencyRules: {ignoreMissing: ['*'], allowAny: ['*']}"),
+        Compared("cli/tests/resolution.rs::peer_dependency_rules_take_issues_away_like_pnpm"),
     ),
     (
         "pnpmfile",

@@ -535,6 +535,85 @@ fn strict_peer_dependencies_fails_where_pnpm_does() {
     }
 }
 
+/// `peerDependencyRules` take issues away as pnpm 12.21 does, so that
+/// `strictPeerDependencies` passes: `peer-links` binds `pq-peer-bin`'s peer
+/// `pq-bin-sh@1.0.0` to the project `pq-bin-sh` at 2.0.0 (unmet), and with
+/// `autoInstallPeers: false`, `pq-peer-user` misses `@pq/peer-host`.
+#[test]
+fn peer_dependency_rules_take_issues_away_like_pnpm() {
+    for (name, rules, passes) in [
+        ("peer-links", "{allowAny: [pq-bin-sh]}", true),
+        ("peer-links", "{allowAny: ['pq-*']}", true),
+        ("peer-links", "{allowedVersions: {pq-bin-sh: '2'}}", true),
+        ("peer-links", "{allowedVersions: {pq-bin-sh: '3'}}", false),
+        (
+            "peer-links",
+            "{allowedVersions: {'pq-peer-bin>pq-bin-sh': '1 || 2'}}",
+            true,
+        ),
+        (
+            "peer-links",
+            "{allowedVersions: {'pq-peer-bin@2>pq-bin-sh': '2'}}",
+            false,
+        ),
+        (
+            "peer-links",
+            "{allowedVersions: {'pq-plain>pq-bin-sh': '2'}}",
+            false,
+        ),
+        ("peer-links", "{ignoreMissing: ['*']}", false),
+        ("basic", "{}", false),
+        ("basic", "{ignoreMissing: ['@pq/*']}", true),
+        (
+            "basic",
+            "{ignoreMissing: ['@pq/*', '!@pq/peer-host']}",
+            false,
+        ),
+    ] {
+        let registry = Registry::start_fixtures();
+        let tmp = tempfile::tempdir().unwrap();
+        // `peer-links` says `autoInstallPeers: false` itself; on `basic`,
+        // `pq-peer-user` misses its required peer `@pq/peer-host`.
+        let basic = name == "basic";
+        let auto = if basic {
+            "autoInstallPeers: false\n"
+        } else {
+            ""
+        };
+        let settings =
+            format!("strictPeerDependencies: true\n{auto}peerDependencyRules: {rules}\n");
+        let [(pnpm_project, pnpm_env), (project, env)] = sides(&registry, tmp.path(), name, &|p| {
+            with_settings(p, &settings);
+            if basic {
+                with_dependency(p, "pq-peer-user", "1.0.0");
+            }
+        });
+        let theirs = pnpm_env.run(&pnpm_project, &["install", "--no-frozen-lockfile"]);
+        let ours = pacquet(&env, &project, &["install"]);
+        assert_eq!(
+            theirs.status.success(),
+            passes,
+            "{name} {rules}: {}",
+            all_output(&theirs)
+        );
+        assert_eq!(
+            ours.status.success(),
+            passes,
+            "{name} {rules}: {}",
+            stderr(&ours)
+        );
+        if passes {
+            assert_eq!(
+                lockfile(&project),
+                lockfile(&pnpm_project),
+                "{name} {rules}"
+            );
+        } else {
+            fails_with(&ours, "ERR_PNPM_PEER_DEP_ISSUES");
+        }
+    }
+}
+
 /// A tarball URL of the registry (`<registry><name>/-/<name>-<v>.tgz`),
 /// under its own name or another alias, is that registry version.
 #[test]

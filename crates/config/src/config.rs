@@ -263,6 +263,8 @@ pub struct Config {
     /// `allowedDeprecatedVersions`: name → range of deprecated versions
     /// resolution does not warn about.
     pub allowed_deprecated_versions: IndexMap<String, String>,
+    /// `peerDependencyRules`: which peer issues are not warned about.
+    pub peer_dependency_rules: PeerDependencyRules,
     /// Catalog name → package → specifier (`catalog:` is `default`).
     pub catalogs: IndexMap<String, IndexMap<String, String>>,
     /// The catalogs as loaded, when a command (`update`) changed
@@ -322,4 +324,16 @@ impl Config {
     pub fn frozen_lockfile_for(&self, lockfile_exists: bool) -> bool {
         self.frozen_lockfile.unwrap_or(self.ci && lockfile_exists)
     }
+}
+
+/// `peerDependencyRules` (docs/resolution.md §8): peer issues pnpm 12 does
+/// not warn about.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PeerDependencyRules {
+    /// Name patterns of peers whose absence is no issue.
+    pub ignore_missing: Vec<String>,
+    /// Name patterns of peers any version of which is fine.
+    pub allow_any: Vec<String>,
+    /// `peer` or `parent[@range]>peer` → ranges also fine.
+    pub allowed_versions: IndexMap<String, String>,
 }

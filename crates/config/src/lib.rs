@@ -33,7 +33,7 @@ mod yaml_file;
 mod yaml_types;
 
 pub use auth::{Credentials, PerRegistryKey, parse_per_registry_key};
-pub use config::{Config, Secret, SupportedArchitectures};
+pub use config::{Config, PeerDependencyRules, Secret, SupportedArchitectures};
 pub use dirs::{cache_dir, config_dir, pnpm_home_dir, state_dir};
 pub use enums::{HoistingLimits, NodeLinker, PackageImportMethod};
 pub use env_replace::env_replace;

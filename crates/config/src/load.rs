@@ -309,6 +309,7 @@ fn resolve_settings(
         inject_workspace_packages: layers.bool("injectWorkspacePackages", false),
         overrides: string_map(layers.get("overrides")),
         allowed_deprecated_versions: string_map(layers.get("allowedDeprecatedVersions")),
+        peer_dependency_rules: peer_dependency_rules(layers.get("peerDependencyRules")),
         catalogs: catalogs(layers),
         catalogs_as_loaded: None,
         patched_dependencies: string_map(layers.get("patchedDependencies")),
@@ -774,6 +775,17 @@ fn string_map(value: Option<&Value>) -> IndexMap<String, String> {
     map.iter()
         .filter_map(|(key, value)| scalar_string(value).map(|v| (key.clone(), v)))
         .collect()
+}
+
+fn peer_dependency_rules(value: Option<&Value>) -> crate::config::PeerDependencyRules {
+    let field = |key: &str| value.and_then(|v| v.get(key));
+    crate::config::PeerDependencyRules {
+        ignore_missing: field("ignoreMissing")
+            .and_then(string_list)
+            .unwrap_or_default(),
+        allow_any: field("allowAny").and_then(string_list).unwrap_or_default(),
+        allowed_versions: string_map(field("allowedVersions")),
+    }
 }
 
 fn bool_map(value: Option<&Value>) -> IndexMap<String, bool> {

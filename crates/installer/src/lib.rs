@@ -26,6 +26,7 @@ mod local;
 mod local_tarball;
 pub mod manifest_edit;
 mod memory;
+mod peer_rules;
 mod phases;
 mod probe;
 mod project_engines;

@@ -205,11 +205,13 @@ pub(crate) fn resolve_lockfile(
     }
     let resolved = resolved.map_err(InstallError::Resolve)?;
     drop(memory);
-    if resolved.peer_issues && config.strict_peer_dependencies {
+    let peer_issues =
+        crate::peer_rules::any_left(&resolved.peer_issues, &config.peer_dependency_rules);
+    if peer_issues && config.strict_peer_dependencies {
         return Err(InstallError::PeerDependencyIssues);
     }
     report_deprecated(&resolved.deprecated, config, reporter);
-    if resolved.peer_issues {
+    if peer_issues {
         reporter.report(Event::Warning {
             message: "Issues with peer dependencies found. Run \"pnpm peers check\" to list them.",
         });

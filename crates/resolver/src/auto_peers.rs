@@ -12,15 +12,15 @@ use crate::peers::{PeerOptions, resolve_peers};
 use crate::source::Metadata;
 
 /// Installs the missing peers of importer `index` until nothing more can
-/// be installed; returns whether some peer conflicted.
+/// be installed; returns the required peers whose ranges conflicted.
 pub async fn install_missing<M: Metadata>(
     walker: &mut Walker<'_, M>,
     index: usize,
     manifest: &ProjectManifest,
     opts: PeerOptions,
-) -> Result<bool, ResolveError> {
+) -> Result<Vec<String>, ResolveError> {
     let mut tried: HashSet<String> = HashSet::new();
-    let mut conflicts = false;
+    let mut conflicts = Vec::new();
     loop {
         let resolution = resolve_peers(&walker.graph, opts);
         // name → (consumer ranges, some consumer requires it)
@@ -46,7 +46,9 @@ pub async fn install_missing<M: Metadata>(
             }
             let ranges: Vec<&str> = ranges.iter().map(String::as_str).collect();
             let Some(merged) = merged_range(&ranges) else {
-                conflicts |= required;
+                if required {
+                    conflicts.push(name.clone());
+                }
                 continue;
             };
             // An optional peer some consumer got from a package in the tree

@@ -90,9 +90,17 @@ pub struct ResolveOptions<'a> {
 pub struct Resolved {
     pub lockfile: Lockfile,
     /// Peers missing, conflicting or out of range.
-    pub peer_issues: bool,
+    pub peer_issues: PeerIssues,
     /// The deprecated packages picked, sorted by name and version.
     pub deprecated: Vec<Deprecated>,
+}
+
+/// What pnpm would warn about peers: required peers nothing provides (or
+/// whose ranges conflict), and peers bound out of range.
+#[derive(Debug, Default)]
+pub struct PeerIssues {
+    pub missing: Vec<String>,
+    pub unmet: Vec<peers::UnmetPeer>,
 }
 
 /// A package whose manifest says `deprecated`.
@@ -318,13 +326,14 @@ pub async fn resolve<M: Metadata>(
             Some(dates)
         }
     };
-    let mut peer_issues = false;
+    let mut peer_issues = PeerIssues::default();
     for importer in &importers {
         let index = walker.add_importer(*importer).await?;
         if opts.auto_install_peers {
-            peer_issues |=
+            let conflicts =
                 auto_peers::install_missing(&mut walker, index, importer.manifest, peer_opts)
                     .await?;
+            peer_issues.missing.extend(conflicts);
         }
     }
     let mut graph = walker.graph;
@@ -343,7 +352,15 @@ pub async fn resolve<M: Metadata>(
     if opts.dedupe_injected_deps && injected::dedupe(&mut graph, &resolution) {
         resolution = peers::resolve_peers(&graph, peer_opts);
     }
-    peer_issues |= resolution.missing.iter().flatten().any(|m| !m.optional) || resolution.unmet;
+    peer_issues.missing.extend(
+        resolution
+            .missing
+            .iter()
+            .flatten()
+            .filter(|m| !m.optional)
+            .map(|m| m.peer.clone()),
+    );
+    peer_issues.unmet = std::mem::take(&mut resolution.unmet);
     let settings = LockfileSettings {
         auto_install_peers: Some(opts.auto_install_peers),
         exclude_links_from_lockfile: Some(opts.exclude_links_from_lockfile),

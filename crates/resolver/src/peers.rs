@@ -44,12 +44,22 @@ pub struct PeerResolution {
     pub importers: Vec<BTreeMap<String, String>>,
     /// Per importer, the peers nothing in its tree provides.
     pub missing: Vec<Vec<MissingPeer>>,
-    /// Some peer was bound to a version outside its range.
-    pub unmet: bool,
+    /// Peers bound to a version outside their range.
+    pub unmet: Vec<UnmetPeer>,
     /// Per importer, the last package (in walk order) some consumer got a
     /// peer from that is not the project's own dependency, by peer name:
     /// where a missing optional peer is taken from (docs/resolution.md §5).
     pub providers: Vec<HashMap<String, PkgId>>,
+}
+
+/// A peer bound to a version its consumer's range leaves out.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnmetPeer {
+    pub peer: String,
+    /// The version it was bound to.
+    pub found: String,
+    /// The consumer's `name@version`.
+    pub consumer: PkgId,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -124,7 +134,7 @@ struct Walker<'g> {
     /// same external peers and lacks the same missing ones.
     cache: HashMap<PkgId, Vec<InstanceId>>,
     next_frame: usize,
-    unmet: bool,
+    unmet: Vec<UnmetPeer>,
     /// The impure packages being resolved, outermost first: a package that
     /// depends on one of its ancestors gets the ancestor's instance.
     path: Vec<(PkgId, InstanceId)>,
@@ -166,7 +176,7 @@ pub fn resolve_peers(graph: &Graph, opts: PeerOptions) -> PeerResolution {
         pure: HashMap::new(),
         cache: HashMap::new(),
         next_frame: 0,
-        unmet: false,
+        unmet: Vec::new(),
         path: Vec::new(),
         root_frames: HashSet::new(),
         providers: HashMap::new(),
@@ -232,7 +242,7 @@ pub fn resolve_peers(graph: &Graph, opts: PeerOptions) -> PeerResolution {
         patched: &graph.patched,
     };
     let mut out = PeerResolution {
-        unmet: walker.unmet,
+        unmet: std::mem::take(&mut walker.unmet),
         providers,
         ..PeerResolution::default()
     };
@@ -417,7 +427,13 @@ impl<'g> Walker<'g> {
                             .map_or("", String::as_str),
                         None => id_version(&target),
                     };
-                    self.unmet |= !in_range(version, range);
+                    if !in_range(version, range) {
+                        self.unmet.push(UnmetPeer {
+                            peer: name.clone(),
+                            found: version.to_owned(),
+                            consumer: pkg.clone(),
+                        });
+                    }
                     if !self.root_frames.contains(&found_in.id) && !is_link(&target) {
                         self.providers.insert(name.clone(), target.clone());
                     }

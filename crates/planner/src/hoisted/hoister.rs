@@ -363,7 +363,10 @@ fn hoist_subtree(
             changed = true;
             continue;
         }
-        decided.push((child, decide(tree, child, &path, pass, &slots.by_name, blocked)));
+        decided.push((
+            child,
+            decide(tree, child, &path, pass, &slots.by_name, blocked),
+        ));
     }
     settle_dependent_moves(&mut decided);
     for (child, decision) in &decided {
