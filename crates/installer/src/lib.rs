@@ -12,6 +12,7 @@
 mod bins;
 mod build;
 mod cold;
+mod deprecations;
 mod dirs;
 mod error;
 mod fetch;
