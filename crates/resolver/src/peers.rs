@@ -135,8 +135,9 @@ struct Walker<'g> {
     cache: HashMap<PkgId, Vec<InstanceId>>,
     next_frame: usize,
     unmet: Vec<UnmetPeer>,
-    /// The impure packages being resolved, outermost first: a package that
-    /// depends on one of its ancestors gets the ancestor's instance.
+    /// The impure packages being resolved, outermost first: a peer bound to
+    /// one of its consumer's ancestors gets the ancestor's instance (the
+    /// dependency edges the walk follows have no cycle).
     path: Vec<(PkgId, InstanceId)>,
     /// Frames of the projects' own dependencies.
     root_frames: HashSet<usize>,
