@@ -44,10 +44,7 @@ pub(crate) fn report(
         match d.importer.as_deref().filter(|_| config.is_workspace) {
             Some(importer) => {
                 let dir = config.workspace_root.join(importer);
-                let prefix = match pacquet_planner::layout::relative_path(&config.cwd, &dir) {
-                    relative if relative.is_empty() => ".".to_owned(),
-                    relative => relative,
-                };
+                let prefix = gutter(&pacquet_planner::layout::relative_path(&config.cwd, &dir));
                 let line = format!("[WARN] {message}");
                 reporter.report(Event::Info {
                     message: &format!("{prefix:<40} | {line}"),
@@ -70,3 +67,25 @@ pub(crate) fn report(
         reporter.report(Event::Warning { message: &message });
     }
 }
+
+/// A project's directory as pnpm's reporter names it in the gutter: `.`
+/// for the current one; past 40 characters, `...` and the end, cut at a
+/// `/` (pnpm's `formatPrefix`).
+fn gutter(relative: &str) -> String {
+    const WIDTH: usize = 40;
+    if relative.is_empty() {
+        return ".".to_owned();
+    }
+    let chars: Vec<char> = relative.chars().collect();
+    if chars.len() <= WIDTH {
+        return relative.to_owned();
+    }
+    let tail: String = chars[chars.len() - (WIDTH - 3)..].iter().collect();
+    match tail.find('/') {
+        Some(at) if at > 0 => format!("...{}", &tail[at..]),
+        _ => format!("...{tail}"),
+    }
+}
+
+#[cfg(test)]
+mod tests;
