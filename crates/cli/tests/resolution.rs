@@ -1657,3 +1657,50 @@ fn deprecation_warnings_match_pnpm() {
         assert_eq!(lockfile(&project), lockfile(&pnpm_project));
     }
 }
+
+/// Specs that only versions younger than `minimumReleaseAge` satisfy (here
+/// every version, with an age of 190 years): the lowest satisfying version
+/// is picked and, without `minimumReleaseAgeStrict`, added to
+/// `minimumReleaseAgeExclude` in `pnpm-workspace.yaml`; with it (the
+/// default once `minimumReleaseAge` is set) the install fails with
+/// `ERR_PNPM_NO_MATURE_MATCHING_VERSION` before writing the lockfile
+/// (pnpm 12.21).
+#[test]
+fn young_versions_are_picked_and_excluded_like_pnpm() {
+    for (settings, passes) in [
+        (
+            "minimumReleaseAge: 99999999\nminimumReleaseAgeStrict: false\n",
+            true,
+        ),
+        ("minimumReleaseAge: 99999999\n", false),
+    ] {
+        let registry = Registry::start_fixtures();
+        let tmp = tempfile::tempdir().unwrap();
+        let [(pnpm_project, pnpm_env), (project, env)] =
+            sides(&registry, tmp.path(), "basic", &|p| {
+                let manifest = serde_json::json!({
+                    "name": "pq-project-basic",
+                    "version": "1.0.0",
+                    "dependencies": {"pq-plain": "^1.0.0", "pq-dup": "^1.0.0"},
+                });
+                std::fs::write(p.join("package.json"), manifest.to_string()).unwrap();
+                with_settings(p, settings);
+            });
+        let theirs = pnpm_env.run(&pnpm_project, &["install", "--no-frozen-lockfile"]);
+        let ours = pacquet(&env, &project, &["install"]);
+        assert_eq!(theirs.status.success(), passes, "{}", all_output(&theirs));
+        assert_eq!(ours.status.success(), passes, "{}", stderr(&ours));
+        let workspace = |p: &Path| std::fs::read_to_string(p.join("pnpm-workspace.yaml")).unwrap();
+        assert_eq!(workspace(&project), workspace(&pnpm_project));
+        if passes {
+            let lockfile = lockfile(&project);
+            assert_eq!(lockfile, self::lockfile(&pnpm_project));
+            assert!(lockfile.contains("pq-plain@1.0.0:"), "{lockfile}");
+            assert!(workspace(&project).contains("  - pq-plain@1.0.0\n"));
+        } else {
+            fails_with(&ours, "ERR_PNPM_NO_MATURE_MATCHING_VERSION");
+            assert!(stderr(&ours).contains("2 versions do not meet"));
+            assert!(!project.join("pnpm-lock.yaml").exists());
+        }
+    }
+}

@@ -19,6 +19,7 @@ mod env_replace;
 mod error;
 mod keys;
 mod layer;
+pub mod list_edit;
 mod load;
 pub mod name_pattern;
 mod npmrc;

@@ -145,6 +145,15 @@ pub enum InstallError {
     )]
     NetworkSetting { key: &'static str, reason: String },
 
+    #[error("{message}")]
+    #[diagnostic(
+        code(ERR_PNPM_NO_MATURE_MATCHING_VERSION),
+        help(
+            "Run the install interactively to approve these picks, add them to minimumReleaseAgeExclude in pnpm-workspace.yaml, or wait for the packages to mature."
+        )
+    )]
+    NoMatureMatchingVersion { message: String },
+
     #[error("Unmet peer dependencies")]
     #[diagnostic(
         code(ERR_PNPM_PEER_DEP_ISSUES),

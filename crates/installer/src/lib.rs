@@ -49,6 +49,7 @@ mod validation;
 mod verify;
 mod warm;
 mod write_state;
+mod young_picks;
 
 pub use error::InstallError;
 pub use fetch::{FetchSummary, fetch, plan_all_importers, read_wanted_lockfile};

@@ -156,7 +156,6 @@ pub(crate) fn resolve_lockfile(
         eligible: &eligible,
         // Without `minimumReleaseAgeStrict`, a range only young versions
         // satisfy is picked as if there were no age limit.
-        age_fallback: !config.minimum_release_age_strict.unwrap_or(false),
         extensions: match &user_extensions {
             Some(extensions) => Some(extensions),
             None => (!config.ignore_compatibility_db)
@@ -210,6 +209,7 @@ pub(crate) fn resolve_lockfile(
     if peer_issues && config.strict_peer_dependencies {
         return Err(InstallError::PeerDependencyIssues);
     }
+    crate::young_picks::settle(&resolved.immature, config, reporter)?;
     crate::deprecations::report(&resolved.deprecated, config, reporter);
     if peer_issues {
         reporter.report(Event::Warning {
@@ -242,7 +242,6 @@ pub fn pick_version(
             name,
             selector,
             &|p, v| access.mature(p, v),
-            !config.minimum_release_age_strict.unwrap_or(false),
             ResolutionMode::parse(&config.resolution_mode)
                 .is_some_and(|mode| mode != ResolutionMode::Highest),
             preferred,

@@ -239,7 +239,9 @@ pub struct Walker<'a, M> {
     pub graph: Graph,
     metadata: &'a M,
     eligible: Eligible<'a>,
-    age_fallback: bool,
+    /// Versions picked although `eligible` refused them (no eligible one
+    /// satisfied the spec): `name` → versions.
+    pub immature: std::sync::Mutex<std::collections::BTreeSet<(String, String)>>,
     auto_install_peers: bool,
     /// Names whose packument could not be had, and why.
     failed: HashMap<String, ResolveError>,
@@ -304,7 +306,6 @@ impl<'a, M: Metadata> Walker<'a, M> {
     pub fn new(
         metadata: &'a M,
         eligible: Eligible<'a>,
-        age_fallback: bool,
         auto_install_peers: bool,
         extensions: Option<&'a Extensions>,
     ) -> Self {
@@ -312,7 +313,7 @@ impl<'a, M: Metadata> Walker<'a, M> {
             graph: Graph::default(),
             metadata,
             eligible,
-            age_fallback,
+            immature: Default::default(),
             auto_install_peers,
             failed: HashMap::new(),
             extensions,
@@ -1021,19 +1022,32 @@ impl<'a, M: Metadata> Walker<'a, M> {
             }
         };
         let ceiling = if direct { None } else { self.mode.published_by };
-        let version = choose(&|v| {
+        let version = match choose(&|v| {
             eligible(packument, v)
                 && ceiling.is_none_or(|c| crate::mode::published_by(packument, v, c))
-        })
-        .or_else(|| self.age_fallback.then(|| choose(&|_| true)).flatten())
-        .ok_or_else(|| {
-            no_matching_version(
-                packument,
-                &request.alias,
-                spec,
-                self.metadata.registry(&spec.name),
-            )
-        })?;
+        }) {
+            Some(version) => version,
+            // As pnpm 12.21: the lowest version that satisfies the spec,
+            // whatever its age; one too young is reported.
+            None => {
+                let version = pick_lowest(packument, &spec.selector, &weight, &|_| true)
+                    .ok_or_else(|| {
+                        no_matching_version(
+                            packument,
+                            &request.alias,
+                            spec,
+                            self.metadata.registry(&spec.name),
+                        )
+                    })?;
+                if !eligible(packument, version) {
+                    self.immature
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner)
+                        .insert((spec.name.clone(), version.to_string()));
+                }
+                version
+            }
+        };
         Ok(format!("{}@{}", spec.name, version))
     }
 

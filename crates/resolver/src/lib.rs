@@ -42,11 +42,10 @@ pub struct ResolveOptions<'a> {
     pub peers_suffix_max_length: u64,
     /// The registry serving a package name (ending in `/`).
     pub registry_for: &'a dyn Fn(&str) -> String,
-    /// Which versions may be picked (`minimumReleaseAge`).
+    /// Which versions may be picked (`minimumReleaseAge`). When no
+    /// eligible version satisfies a spec, the lowest that does is picked
+    /// and reported in [`Resolved::immature`].
     pub eligible: graph::Eligible<'a>,
-    /// When no eligible version satisfies a range, pick among all of them
-    /// (`minimumReleaseAgeStrict: false`).
-    pub age_fallback: bool,
     /// Extensions applied to every manifest: the built-in set unless
     /// `ignoreCompatibilityDb`.
     pub extensions: Option<&'a extensions::Extensions>,
@@ -93,6 +92,10 @@ pub struct Resolved {
     pub peer_issues: PeerIssues,
     /// The deprecated packages picked, sorted by name and version.
     pub deprecated: Vec<Deprecated>,
+    /// Versions picked although `eligible` refused them, because no
+    /// eligible version satisfied the spec: `(name, version, publish time)`,
+    /// sorted by `name@version` (docs/resolution.md §1).
+    pub immature: Vec<(String, String, Option<String>)>,
 }
 
 /// What pnpm would warn about peers: required peers nothing provides (or
@@ -117,6 +120,28 @@ pub struct Deprecated {
     /// For a project's own dependency: the project's importer id (the
     /// first project's where several have it).
     pub importer: Option<String>,
+}
+
+/// The immature picks still in `graph`, with their publish times, sorted
+/// by `name@version`.
+fn immature_in(
+    graph: &graph::Graph,
+    picked: std::collections::BTreeSet<(String, String)>,
+) -> Vec<(String, String, Option<String>)> {
+    let mut found: Vec<(String, String, Option<String>)> = picked
+        .into_iter()
+        .filter(|(name, version)| graph.packages.contains_key(&format!("{name}@{version}")))
+        .map(|(name, version)| {
+            let time = graph
+                .packuments
+                .get(&name)
+                .and_then(|p| p.time.as_ref())
+                .and_then(|t| t.get(&version).cloned());
+            (name, version, time)
+        })
+        .collect();
+    found.sort_by_cached_key(|(name, version, _)| format!("{name}@{version}"));
+    found
 }
 
 /// The deprecated packages of `graph` (docs/resolution.md §8).
@@ -180,8 +205,8 @@ fn excludes(specifier: &str, version: &nodejs_semver::Version) -> bool {
     nodejs_semver::Range::parse(selector).is_ok_and(|range| !version.satisfies(&range))
 }
 
-/// The version `selector` picks for `name` (versions `eligible` refuses
-/// only when nothing else fits and `age_fallback`): a range prefers the
+/// The version `selector` picks for `name` (when no version `eligible`
+/// allows fits, the lowest that does, as pnpm 12.21): a range prefers the
 /// versions most of `preferred` (versions and ranges: what the lockfile
 /// has, the project's current specifier) select, and gets the lowest of
 /// them when `lowest` (`resolutionMode` other than `highest`).
@@ -190,7 +215,6 @@ pub async fn pick_for<M: Metadata>(
     name: &str,
     selector: &str,
     eligible: graph::Eligible<'_>,
-    age_fallback: bool,
     lowest: bool,
     preferred: &[String],
 ) -> Result<String, ResolveError> {
@@ -227,7 +251,7 @@ pub async fn pick_for<M: Metadata>(
             }
         };
         choose(&|v| eligible(packument, v))
-            .or_else(|| age_fallback.then(|| choose(&|_| true)).flatten())
+            .or_else(|| pick::pick_lowest(packument, &spec.selector, &weight, &|_| true))
             .map(|v| v.to_string())
             .ok_or_else(|| {
                 graph::no_matching_version(packument, name, &spec, metadata.registry(name))
@@ -268,7 +292,6 @@ pub async fn resolve<M: Metadata>(
     let mut walker = graph::Walker::new(
         metadata,
         opts.eligible,
-        opts.age_fallback,
         opts.auto_install_peers,
         opts.extensions,
     );
@@ -336,6 +359,10 @@ pub async fn resolve<M: Metadata>(
             peer_issues.missing.extend(conflicts);
         }
     }
+    let immature = walker
+        .immature
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     let mut graph = walker.graph;
     if let Some(patches) = opts.patches {
         let unused: Vec<&str> = patches
@@ -394,9 +421,11 @@ pub async fn resolve<M: Metadata>(
     if !opts.ignored_optional_dependencies.is_empty() {
         lockfile.ignored_optional_dependencies = Some(opts.ignored_optional_dependencies.to_vec());
     }
+    let immature = immature_in(&graph, immature);
     Ok(Resolved {
         lockfile,
         peer_issues,
         deprecated: deprecated_packages(&graph),
+        immature,
     })
 }

@@ -72,7 +72,6 @@ async fn resolved_lockfile(registry: &Registry, project: &str) -> String {
             .map_or(1000, |v| v.parse().expect("number")),
         registry_for: &registry_for,
         eligible: &|_, _| true,
-        age_fallback: false,
         extensions: Some(pacquet_resolver::extensions::Extensions::builtin()),
         previous: None,
         unlock: None,
