@@ -1663,8 +1663,9 @@ fn deprecation_warnings_match_pnpm() {
 /// is picked and, without `minimumReleaseAgeStrict`, added to
 /// `minimumReleaseAgeExclude` in `pnpm-workspace.yaml`; with it (the
 /// default once `minimumReleaseAge` is set) the install fails with
-/// `ERR_PNPM_NO_MATURE_MATCHING_VERSION` before writing the lockfile
-/// (pnpm 12.21).
+/// `ERR_PNPM_NO_MATURE_MATCHING_VERSION` before writing the lockfile, and
+/// an `add` whose install fails so leaves `package.json` as it was (pnpm
+/// 12.21).
 #[test]
 fn young_versions_are_picked_and_excluded_like_pnpm() {
     for (settings, passes) in [
@@ -1701,6 +1702,15 @@ fn young_versions_are_picked_and_excluded_like_pnpm() {
             fails_with(&ours, "ERR_PNPM_NO_MATURE_MATCHING_VERSION");
             assert!(stderr(&ours).contains("2 versions do not meet"));
             assert!(!project.join("pnpm-lock.yaml").exists());
+            // An edit whose install fails leaves `package.json` as it was.
+            let manifest = |p: &Path| std::fs::read_to_string(p.join("package.json")).unwrap();
+            let before = manifest(&project);
+            let theirs = pnpm_env.run(&pnpm_project, &["add", "pq-deep-1@1.0.0"]);
+            let ours = pacquet(&env, &project, &["add", "pq-deep-1@1.0.0"]);
+            assert!(!theirs.status.success());
+            fails_with(&ours, "ERR_PNPM_NO_MATURE_MATCHING_VERSION");
+            assert_eq!(manifest(&pnpm_project), before);
+            assert_eq!(manifest(&project), before);
         }
     }
 }

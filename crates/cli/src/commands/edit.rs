@@ -181,6 +181,9 @@ struct Changed {
     /// The manifest as the install records it; `None`: the file is as it
     /// was.
     manifest: Option<EditedManifest>,
+    /// The file's text before it was written, to put back if the install
+    /// fails.
+    original: Option<(PathBuf, String)>,
     update: Option<pacquet_installer::Update>,
     catalog_edits: Vec<CatalogEdit>,
 }
@@ -219,6 +222,9 @@ fn change_then_install(
     let install = flags.install_args();
     let (mut config, cwd) = super::install::load(cli, &install)?;
     let mut edited = Vec::new();
+    // Every file written, as it was: pnpm 12.21 leaves them untouched when
+    // the install fails, so they are put back then.
+    let mut originals: Vec<(PathBuf, String)> = Vec::new();
     let mut catalog_edits: Vec<CatalogEdit> = Vec::new();
     let mut missing: Option<String> = None;
     let mut removed_somewhere = false;
@@ -249,10 +255,12 @@ fn change_then_install(
         removed_somewhere = true;
         let Changed {
             manifest,
+            original,
             update: change,
             catalog_edits: catalogs,
         } = changed;
         edited.extend(manifest);
+        originals.extend(original);
         for edit in catalogs {
             if !catalog_edits.contains(&edit) {
                 catalog_edits.push(edit);
@@ -271,14 +279,25 @@ fn change_then_install(
     if let (Some(names), false) = (missing, removed_somewhere) {
         return Err(Box::new(EditCommandError::CannotRemove { names }));
     }
-    edit_catalogs(&mut config, &catalog_edits)?;
-    super::install::install_loaded(cli, &install, &config, &cwd, runtime, edited, update)
+    let result = edit_catalogs(&mut config, &catalog_edits, &mut originals).and_then(|()| {
+        super::install::install_loaded(cli, &install, &config, &cwd, runtime, edited, update)
+    });
+    if result.is_err() {
+        for (path, text) in originals.iter().rev() {
+            let _ = pacquet_state::write_atomic(path, text.as_bytes());
+        }
+    }
+    result
 }
 
 /// Writes `edits` into the workspace's `pnpm-workspace.yaml` (each entry's
 /// line in place) and into the loaded settings. An entry not written as a
 /// block mapping line is left as it is, with a warning.
-fn edit_catalogs(config: &mut Config, edits: &[CatalogEdit]) -> Result<(), Failure> {
+fn edit_catalogs(
+    config: &mut Config,
+    edits: &[CatalogEdit],
+    originals: &mut Vec<(PathBuf, String)>,
+) -> Result<(), Failure> {
     if edits.is_empty() {
         return Ok(());
     }
@@ -290,6 +309,7 @@ fn edit_catalogs(config: &mut Config, edits: &[CatalogEdit]) -> Result<(), Failu
         }) as Failure
     };
     let mut text = std::fs::read_to_string(&path).map_err(read_error)?;
+    originals.push((path.clone(), text.clone()));
     for edit in edits {
         match pacquet_config::catalog_edit::set_catalog_entry(
             &text,
@@ -366,6 +386,7 @@ fn change_manifest(
     {
         return Ok(Changed {
             manifest: None,
+            original: None,
             update: change.update,
             catalog_edits: change.catalog_edits,
         });
@@ -387,6 +408,7 @@ fn change_manifest(
     }
     Ok(Changed {
         manifest: Some(edited),
+        original: Some((path, text)),
         update: change.update,
         catalog_edits: change.catalog_edits,
     })
