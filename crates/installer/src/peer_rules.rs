@@ -4,6 +4,8 @@
 use nodejs_semver::{Range, Version};
 use pacquet_config::{PeerDependencyRules, name_pattern::Matcher};
 use pacquet_resolver::PeerIssues;
+use pacquet_resolver::graph::{id_name, id_version};
+use pacquet_resolver::peers::satisfies_as_peer;
 
 /// Whether an issue is left once `rules` have had their say: a missing
 /// peer not matched by `ignoreMissing`, or a peer bound out of range whose
@@ -34,18 +36,15 @@ fn allows(selector: &str, ranges: &str, peer: &str, found: &str, consumer: &str)
         Some((parent, target)) => (Some(parent.trim()), target.trim()),
         None => (None, selector.trim()),
     };
-    if name_of(target).0 != peer {
+    if target.is_empty() || id_name(target) != peer {
         return false;
     }
     if let Some(parent) = parent {
-        let (parent_name, parent_range) = name_of(parent);
-        let (consumer_name, consumer_version) = name_of(consumer);
-        if parent_name != consumer_name {
+        if parent.is_empty() || id_name(parent) != id_name(consumer) {
             return false;
         }
-        if let Some(range) = parent_range
-            && !satisfies(consumer_version.unwrap_or(""), range)
-        {
+        let range = id_version(parent);
+        if !range.is_empty() && !satisfies(id_version(consumer), range) {
             return false;
         }
     }
@@ -54,34 +53,16 @@ fn allows(selector: &str, ranges: &str, peer: &str, found: &str, consumer: &str)
         .any(|range| satisfies(found, range.trim()))
 }
 
-/// `name` and what follows its `@` (a scope's `@` excluded).
-fn name_of(spec: &str) -> (&str, Option<&str>) {
-    match spec[1.min(spec.len())..].find('@') {
-        Some(at) => (&spec[..at + 1], Some(&spec[at + 2..])),
-        None => (spec, None),
-    }
-}
-
-/// node-semver, a prerelease also passing when its release does, as pnpm
-/// checks peers.
+/// [`satisfies_as_peer`]; `*` allows anything, and what is not semver
+/// only itself.
 fn satisfies(version: &str, range: &str) -> bool {
     if range == "*" {
         return true;
     }
-    let (Ok(parsed), Ok(range_parsed)) = (Version::parse(version), Range::parse(range)) else {
-        return version == range;
-    };
-    if parsed.satisfies(&range_parsed) {
-        return true;
+    match (Version::parse(version), Range::parse(range)) {
+        (Ok(version), Ok(range)) => satisfies_as_peer(&version, &range),
+        _ => version == range,
     }
-    parsed.is_prerelease()
-        && Version::parse(format!(
-            "{}.{}.{}",
-            parsed.major(),
-            parsed.minor(),
-            parsed.patch()
-        ))
-        .is_ok_and(|release| release.satisfies(&range_parsed))
 }
 
 #[cfg(test)]

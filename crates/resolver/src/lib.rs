@@ -188,21 +188,16 @@ fn deprecated_packages(graph: &graph::Graph) -> Vec<Deprecated> {
 }
 
 /// Whether a declared range leaves `version` out; an exact version or a
-/// tag does not count as a range (pnpm 12.21).
+/// tag does not count as a range (pnpm 12.21). The specifier is read as
+/// resolution reads it ([`spec::parse`]).
 fn excludes(specifier: &str, version: &nodejs_semver::Version) -> bool {
-    let selector = match specifier.strip_prefix("npm:") {
-        Some(aliased) => aliased[1.min(aliased.len())..]
-            .find('@')
-            .map_or("", |at| &aliased[at + 2..]),
-        None => specifier,
-    };
-    let selector = selector.trim();
-    // `Version::parse` takes the first version of `1.0.0 || 3.0.0`.
-    let exact = !selector.contains([' ', '|']) && nodejs_semver::Version::parse(selector).is_ok();
-    if exact {
-        return false;
+    match spec::parse("", specifier) {
+        spec::Spec::Registry(spec::RegistrySpec {
+            selector: spec::Selector::Range(range),
+            ..
+        }) => !version.satisfies(&range),
+        _ => false,
     }
-    nodejs_semver::Range::parse(selector).is_ok_and(|range| !version.satisfies(&range))
 }
 
 /// The version `selector` picks for `name` (when no version `eligible`

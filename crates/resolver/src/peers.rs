@@ -522,6 +522,15 @@ impl<'g> Walker<'g> {
     }
 }
 
+/// `pkgIdWithPatchHash`: `name@version`, with `(patch_hash=…)` when a
+/// patch applies.
+fn with_patch_hash(patched: &HashMap<PkgId, String>, pkg: &str) -> String {
+    match patched.get(pkg) {
+        Some(hash) => format!("{pkg}(patch_hash={hash})"),
+        None => pkg.to_owned(),
+    }
+}
+
 /// Snapshot keys of instances, computed once each.
 struct Keys<'w> {
     instances: &'w [Instance],
@@ -540,10 +549,7 @@ struct Keys<'w> {
 impl Keys<'_> {
     /// `name@version`, with `(patch_hash=…)` when a patch applies.
     fn bare(&self, pkg: &str) -> String {
-        match self.patched.get(pkg) {
-            Some(hash) => format!("{pkg}(patch_hash={hash})"),
-            None => pkg.to_owned(),
-        }
+        with_patch_hash(self.patched, pkg)
     }
 
     fn key(&mut self, id: InstanceId) -> String {
@@ -675,17 +681,21 @@ fn in_range(version: &str, range: &str) -> bool {
     let (Ok(range), Ok(version)) = (Range::parse(range), Version::parse(version)) else {
         return true;
     };
-    if version.satisfies(&range) {
-        return true;
-    }
-    version.is_prerelease()
-        && Version::parse(format!(
-            "{}.{}.{}",
-            version.major(),
-            version.minor(),
-            version.patch()
-        ))
-        .is_ok_and(|release| release.satisfies(&range))
+    satisfies_as_peer(&version, &range)
+}
+
+/// node-semver, a prerelease also passing when its release does: how pnpm
+/// checks a peer's version (docs/resolution.md §4).
+pub fn satisfies_as_peer(version: &Version, range: &Range) -> bool {
+    version.satisfies(range)
+        || (version.is_prerelease()
+            && Version::parse(format!(
+                "{}.{}.{}",
+                version.major(),
+                version.minor(),
+                version.patch()
+            ))
+            .is_ok_and(|release| release.satisfies(range)))
 }
 
 /// How a snapshot refers to a dependency: the version (with suffixes) when

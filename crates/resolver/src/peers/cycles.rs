@@ -12,6 +12,7 @@
 use std::cmp::Ordering;
 use std::collections::HashMap;
 
+use super::with_patch_hash;
 use crate::graph::{Graph, PkgId};
 
 pub(super) struct CycleCut<'g> {
@@ -65,12 +66,8 @@ impl<'g> CycleCut<'g> {
     /// Package ids as pnpm orders them: `name@version`, followed by
     /// `(patch_hash=…)` when a patch applies.
     fn order(&self, a: &str, b: &str) -> Ordering {
-        let with_patch = |id: &str| match self.patched.get(id) {
-            Some(hash) => format!("{id}(patch_hash={hash})"),
-            None => id.to_owned(),
-        };
         if self.patched.contains_key(a) || self.patched.contains_key(b) {
-            with_patch(a).cmp(&with_patch(b))
+            with_patch_hash(self.patched, a).cmp(&with_patch_hash(self.patched, b))
         } else {
             a.cmp(b)
         }
