@@ -338,6 +338,10 @@ const PROOFS: &[(&str, Proof)] = &[
     ),
     ("dedupeInjectedDeps", Together("dedupeInjectedDeps: false")),
     (
+        "blockExoticSubdeps",
+        Compared("cli/tests/resolution.rs::remote_tarball_urls_resolve_like_pnpm"),
+    ),
+    (
         "dedupeDirectDeps",
         Compared("cli/tests/every_setting.rs::dedupe_direct_deps_matches_pnpm"),
     ),

@@ -652,6 +652,91 @@ fn registry_tarball_urls_resolve_like_pnpm() {
     );
 }
 
+/// A tarball URL outside the registry's layout is downloaded while
+/// resolving: `name@<url>` with the archive's integrity and version, for a
+/// project (at the root and in a workspace) and, with `blockExoticSubdeps:
+/// false`, for a published package that depends on one (refused by
+/// default, as pnpm 12.21 does); a second install changes nothing.
+#[test]
+fn remote_tarball_urls_resolve_like_pnpm() {
+    let registry = Registry::start_fixtures();
+    let deep = registry.archive_url("pq-deep-1", "1.0.0");
+    registry.patch_packument(
+        "pq-dup-parent-b",
+        serde_json::json!({"versions": {"1.0.0": {"dependencies": {"pq-deep-1": deep}}}}),
+    );
+    let url = registry.archive_url("pq-dup-parent-a", "1.0.0");
+    let written = resolves_like_pnpm_on(&registry, "basic", &|project| {
+        with_dependency(project, "dp", &url);
+    });
+    assert!(
+        written.contains(&format!(
+            "  pq-dup-parent-a@{url}:\n    resolution: {{integrity: sha512-"
+        )),
+        "{written}"
+    );
+    resolves_like_pnpm_on(&registry, "workspace", &|project| {
+        with_dependency(&project.join("packages/app"), "dp", &url);
+    });
+
+    let subdep = |project: &Path| with_dependency(project, "pq-dup-parent-b", "1.0.0");
+    let tmp = tempfile::tempdir().unwrap();
+    let [(pnpm_project, pnpm_env), (project, env)] = sides(&registry, tmp.path(), "basic", &subdep);
+    let theirs = pnpm_env.run(&pnpm_project, &["install", "--no-frozen-lockfile"]);
+    let ours = pacquet(&env, &project, &["install"]);
+    let message = "Exotic dependency \"pq-deep-1\" (resolved via url) is not allowed in subdependencies when blockExoticSubdeps is enabled";
+    assert_eq!(theirs.status.code(), Some(1));
+    assert!(
+        flat(&all_output(&theirs)).contains(&flat(message)),
+        "pnpm: {}",
+        all_output(&theirs)
+    );
+    fails_with(&ours, "ERR_PNPM_EXOTIC_SUBDEP");
+    assert!(
+        flat(&stderr(&ours)).contains(&flat(message)),
+        "{}",
+        stderr(&ours)
+    );
+    assert!(!project.join("pnpm-lock.yaml").exists());
+
+    let written = resolves_like_pnpm_on(&registry, "basic", &|project| {
+        subdep(project);
+        with_settings(project, "blockExoticSubdeps: false\n");
+    });
+    assert!(
+        written.contains(&format!("      pq-deep-1: {deep}\n")),
+        "{written}"
+    );
+
+    let tmp = tempfile::tempdir().unwrap();
+    let (project, env) = unlocked_basic(&registry, tmp.path());
+    with_dependency(&project, "dp", &url);
+    let out = pacquet(&env, &project, &["install"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    // The version from the packages entry, as pnpm 12.21 shows it.
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(said.contains("+ dp <- pq-dup-parent-a 1.0.0\n"), "{said}");
+    let first = lockfile(&project);
+    let out = pacquet(&env, &project, &["install"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(lockfile(&project), first);
+}
+
+/// A remote tarball that cannot be had fails the resolution with the
+/// reason pnpm 12.21 gives, and writes nothing.
+#[test]
+fn a_missing_remote_tarball_is_refused() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let (project, env) = unlocked_basic(&registry, tmp.path());
+    let missing = format!("{}archive/nope-1.0.0.tgz", registry.url());
+    with_dependency(&project, "dp", &missing);
+    let out = pacquet(&env, &project, &["install"]);
+    fails_saying(&out, "ERR_PACQUET_REMOTE_TARBALL_FETCH", "HTTP 404");
+    assert!(!project.join("pnpm-lock.yaml").exists());
+    assert!(!project.join("node_modules").exists());
+}
+
 /// Two range selectors patching one version fail as in pnpm 12.21, and
 /// nothing is written.
 #[test]

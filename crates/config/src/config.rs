@@ -259,6 +259,9 @@ pub struct Config {
     pub resolve_peers_from_workspace_root: bool,
     pub peers_suffix_max_length: u64,
     pub inject_workspace_packages: bool,
+    /// `blockExoticSubdeps` (default `true`): resolution refuses a
+    /// published package's dependency on a tarball URL or git repository.
+    pub block_exotic_subdeps: bool,
     pub overrides: IndexMap<String, String>,
     /// `allowedDeprecatedVersions`: name → range of deprecated versions
     /// resolution does not warn about.

@@ -105,6 +105,7 @@ const SETTINGS: &[(&str, Kind)] = &[
     ("dedupePeers", Kind::Bool),
     ("dedupePeerDependents", Kind::Bool),
     ("dedupeInjectedDeps", Kind::Bool),
+    ("blockExoticSubdeps", Kind::Bool),
     ("dedupeDirectDeps", Kind::Bool),
     ("peersSuffixMaxLength", Kind::Number),
     ("injectWorkspacePackages", Kind::Bool),

@@ -307,6 +307,7 @@ fn resolve_settings(
         resolve_peers_from_workspace_root: layers.bool("resolvePeersFromWorkspaceRoot", true),
         peers_suffix_max_length: layers.u64("peersSuffixMaxLength", 1000),
         inject_workspace_packages: layers.bool("injectWorkspacePackages", false),
+        block_exotic_subdeps: layers.bool("blockExoticSubdeps", true),
         overrides: string_map(layers.get("overrides")),
         allowed_deprecated_versions: string_map(layers.get("allowedDeprecatedVersions")),
         peer_dependency_rules: peer_dependency_rules(layers.get("peerDependencyRules")),

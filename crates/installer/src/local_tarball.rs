@@ -25,7 +25,8 @@ pub fn read(path: &Path) -> Result<(serde_json::Value, String), String> {
     Ok((manifest, integrity))
 }
 
-fn manifest(bytes: &[u8]) -> Result<serde_json::Value, String> {
+/// The root `package.json` of a tarball's bytes (gzipped or not).
+pub fn manifest(bytes: &[u8]) -> Result<serde_json::Value, String> {
     let gz = bytes.starts_with(&[0x1f, 0x8b]);
     let reader: Box<dyn Read + '_> = if gz {
         Box::new(flate2::read::GzDecoder::new(bytes))

@@ -9,7 +9,8 @@ use nodejs_semver::Version;
 use pacquet_config::Config;
 use pacquet_resolver::mode::ResolutionMode;
 use pacquet_resolver::packument::Packument;
-use pacquet_resolver::{ImporterInput, RegistryMetadata, ResolveOptions};
+use pacquet_resolver::remote::RemoteTarball;
+use pacquet_resolver::{ImporterInput, RegistryMetadata, ResolveError, ResolveOptions};
 use pacquet_tarball::Fetcher;
 use pacquet_verification::Policy;
 
@@ -147,6 +148,10 @@ pub(crate) fn resolve_lockfile(
         }
     };
     let read_tarball = |path: &str| crate::local_tarball::read(&config.workspace_root.join(path));
+    let fetch_tarball = RemoteTarballs {
+        config,
+        fetcher: &access.fetcher,
+    };
     let opts = ResolveOptions {
         auto_install_peers: config.auto_install_peers,
         exclude_links_from_lockfile: config.exclude_links_from_lockfile,
@@ -171,9 +176,11 @@ pub(crate) fn resolve_lockfile(
         catalogs: &config.catalogs,
         read_directory: Some(&read_directory),
         read_tarball: Some(&read_tarball),
+        fetch_tarball: Some(&fetch_tarball),
         ignored_optional_dependencies: &config.ignored_optional_dependencies,
         inject_workspace_packages: config.inject_workspace_packages,
         dedupe_injected_deps: config.dedupe_injected_deps,
+        block_exotic_subdeps: config.block_exotic_subdeps,
         resolution_mode,
     };
     let importers: Vec<ImporterInput<'_>> = projects
@@ -262,6 +269,59 @@ pub fn locked_versions(config: &Config) -> std::collections::HashMap<String, Vec
         }
     }
     out
+}
+
+/// Remote tarballs downloaded for resolution, with the settings' network
+/// options and credentials.
+struct RemoteTarballs<'c> {
+    config: &'c Config,
+    fetcher: &'c Fetcher,
+}
+
+impl pacquet_resolver::remote::FetchTarball for RemoteTarballs<'_> {
+    fn fetch<'s>(
+        &'s self,
+        alias: &str,
+        url: &str,
+    ) -> std::pin::Pin<
+        Box<dyn std::future::Future<Output = Result<RemoteTarball, ResolveError>> + 's>,
+    > {
+        let (alias, url) = (alias.to_owned(), url.to_owned());
+        Box::pin(remote_tarball(self.config, self.fetcher, alias, url))
+    }
+}
+
+/// Downloads the remote tarball `url` of dependency `alias` for its
+/// manifest and integrity (docs/resolution.md §13).
+async fn remote_tarball(
+    config: &Config,
+    fetcher: &Fetcher,
+    alias: String,
+    url: String,
+) -> Result<RemoteTarball, ResolveError> {
+    let authorization = config.authorization_for(&url, None);
+    let req = pacquet_tarball::DownloadRequest {
+        url: &url,
+        integrity: None,
+        authorization: authorization.as_deref(),
+        package_id: &alias,
+        accept: None,
+    };
+    let (bytes, recorded) = fetcher
+        .download_for_resolution(&req)
+        .await
+        .map_err(|source| ResolveError::RemoteTarball {
+            alias: alias.clone(),
+            url: url.clone(),
+            reason: source.to_string(),
+        })?;
+    let manifest = crate::local_tarball::manifest(&bytes)
+        .map_err(|reason| ResolveError::RemoteTarballContents { alias, url, reason })?;
+    Ok(RemoteTarball {
+        manifest,
+        integrity: pacquet_tarball::sha512_integrity(&bytes),
+        url: recorded,
+    })
 }
 
 /// What reaching the registries for resolution takes: the network

@@ -137,6 +137,7 @@ impl Client<'_> {
                 bytes,
                 etag,
                 content_type,
+                ..
             } => (bytes, etag, content_type),
             Conditional::NotModified => {
                 if let Some(kept) = cached {
@@ -151,6 +152,7 @@ impl Client<'_> {
                         bytes,
                         etag,
                         content_type,
+                        ..
                     } => (bytes, etag, content_type),
                     Conditional::NotModified => unreachable!("sent without validators"),
                 }

@@ -172,6 +172,41 @@ pub enum ResolveError {
     )]
     UnusedPatch { unused: String },
 
+    #[error(
+        "Exotic dependency \"{alias}\" (resolved via url) is not allowed in subdependencies when blockExoticSubdeps is enabled"
+    )]
+    #[diagnostic(
+        code(ERR_PNPM_EXOTIC_SUBDEP),
+        help(
+            "Depend on a registry version instead, or set `blockExoticSubdeps: false` in pnpm-workspace.yaml."
+        )
+    )]
+    ExoticSubdep { alias: String },
+
+    #[error("Failed to resolve {alias}@{url}: {reason}")]
+    #[diagnostic(
+        code(ERR_PACQUET_REMOTE_TARBALL_FETCH),
+        help("Check the URL and that its server is reachable, then run the install again.")
+    )]
+    RemoteTarball {
+        alias: String,
+        url: String,
+        reason: String,
+    },
+
+    #[error("Failed to resolve {alias}@{url}: it is not a package tarball ({reason})")]
+    #[diagnostic(
+        code(ERR_PACQUET_REMOTE_TARBALL_CONTENTS),
+        help(
+            "A package's tarball is a gzipped tar archive with a package.json one directory deep."
+        )
+    )]
+    RemoteTarballContents {
+        alias: String,
+        url: String,
+        reason: String,
+    },
+
     #[error("pacquet cannot resolve the specifier \"{spec}\" of {alias} (in {importer}) yet")]
     #[diagnostic(
         code(ERR_PACQUET_RESOLUTION_NOT_SUPPORTED),

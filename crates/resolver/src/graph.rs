@@ -232,6 +232,8 @@ enum Want {
     Spec(RegistrySpec),
     /// A package already resolved (a [`Parent::Recorded`] edge).
     Resolved(PkgId),
+    /// A remote tarball, by its normalized URL ([`crate::remote`]).
+    Url(String),
 }
 
 /// Walks the projects' dependencies into a graph.
@@ -269,13 +271,22 @@ pub struct Walker<'a, M> {
     /// Reads a `file:` tarball (a path from the workspace root): its
     /// `package.json` and integrity.
     read_tarball: Option<ReadTarball<'a>>,
-    /// The manifests of the `file:` directories and tarballs met, by
-    /// package id.
+    /// Downloads a remote tarball; without it they are refused.
+    fetch_tarball: Option<&'a dyn crate::remote::FetchTarball>,
+    /// The remote tarballs resolved, by normalized URL.
+    remote: HashMap<String, PkgId>,
+    /// The manifests of the `file:` directories and tarballs and of the
+    /// remote tarballs met, by package id.
     directories: HashMap<PkgId, VersionManifest>,
     /// `ignoredOptionalDependencies` patterns.
     ignored_optionals: &'a [String],
     /// `injectWorkspacePackages`: every `workspace:` dependency injected.
     inject_workspace_packages: bool,
+    /// The injected workspace projects: their dependencies may be exotic.
+    injected_projects: HashSet<PkgId>,
+    /// `blockExoticSubdeps`: published packages' remote tarball
+    /// dependencies are refused.
+    block_exotic_subdeps: bool,
     /// `patchedDependencies`: selector → patch hash.
     patches: Option<&'a pacquet_lockfile::PatchSelectors<String>>,
     /// `linkWorkspacePackages: true`: the projects' ranges that a
@@ -325,14 +336,23 @@ impl<'a, M: Metadata> Walker<'a, M> {
             catalogs: None,
             read_directory: None,
             read_tarball: None,
+            fetch_tarball: None,
+            remote: HashMap::new(),
             directories: HashMap::new(),
             ignored_optionals: &[],
             inject_workspace_packages: false,
+            injected_projects: HashSet::new(),
+            block_exotic_subdeps: false,
             patches: None,
             link_workspace_packages: false,
             prefer_workspace_packages: false,
             mode: crate::mode::Mode::default(),
         }
+    }
+
+    /// How remote tarballs are downloaded; without it they are refused.
+    pub fn set_fetch_tarball(&mut self, fetch: &'a dyn crate::remote::FetchTarball) {
+        self.fetch_tarball = Some(fetch);
     }
 
     /// How `file:` tarballs are read; without it they are refused.
@@ -358,6 +378,10 @@ impl<'a, M: Metadata> Walker<'a, M> {
     }
 
     /// `injectWorkspacePackages`.
+    pub fn set_block_exotic_subdeps(&mut self, block: bool) {
+        self.block_exotic_subdeps = block;
+    }
+
     pub fn set_inject_workspace_packages(&mut self, inject: bool) {
         self.inject_workspace_packages = inject;
     }
@@ -555,6 +579,46 @@ impl<'a, M: Metadata> Walker<'a, M> {
                 .unwrap_or(false)
     }
 
+    /// The package the remote tarball at `url` (normalized) is, downloaded
+    /// once per install: `name@<url>`, its manifest read from the archive
+    /// (docs/resolution.md §13).
+    async fn remote_package(&mut self, alias: &str, url: &str) -> Result<PkgId, ResolveError> {
+        if let Some(id) = self.remote.get(url) {
+            return Ok(id.clone());
+        }
+        let Some(fetch) = self.fetch_tarball else {
+            return Err(ResolveError::UnsupportedSpec {
+                alias: alias.to_owned(),
+                spec: url.to_owned(),
+                importer: "this install".to_owned(),
+            });
+        };
+        let tarball = fetch.fetch(alias, url).await?;
+        let mut manifest = VersionManifest::from_value(&tarball.manifest);
+        if manifest.name.is_empty() {
+            manifest.name = alias.to_owned();
+        }
+        manifest.tarball = Some(tarball.url);
+        manifest.integrity = Some(tarball.integrity);
+        let id = format!("{}@{url}", manifest.name);
+        self.directories.insert(id.clone(), manifest);
+        self.remote.insert(url.to_owned(), id.clone());
+        Ok(id)
+    }
+
+    /// The injected workspace project at `target`: a directory package.
+    fn injected_project(
+        &mut self,
+        importer: &str,
+        alias: &str,
+        specifier: &str,
+        target: &str,
+    ) -> Result<PkgId, ResolveError> {
+        let id = self.directory_package(importer, alias, specifier, target)?;
+        self.injected_projects.insert(id.clone());
+        Ok(id)
+    }
+
     /// The package the directory `target` (from the workspace root) is:
     /// `name@file:<target>`, its manifest read.
     fn directory_package(
@@ -659,7 +723,7 @@ impl<'a, M: Metadata> Walker<'a, M> {
                     if wanted.starts_with("workspace:")
                         && self.injected(importer.manifest, alias) =>
                 {
-                    Some(self.directory_package(importer.id, alias, wanted, target)?)
+                    Some(self.injected_project(importer.id, alias, wanted, target)?)
                 }
                 _ => None,
             };
@@ -679,7 +743,10 @@ impl<'a, M: Metadata> Walker<'a, M> {
             };
             let want = match directory {
                 Some(id) => Want::Resolved(id),
-                None => Want::Spec(registry_spec(alias, wanted, importer.id)?),
+                None => match crate::remote::tarball_url(wanted) {
+                    Some(url) => Want::Url(url),
+                    None => Want::Spec(registry_spec(alias, wanted, importer.id)?),
+                },
             };
             level.push(Request {
                 alias: alias.to_owned(),
@@ -744,7 +811,7 @@ impl<'a, M: Metadata> Walker<'a, M> {
             }
             self.fetch_all(requests.iter().filter_map(|r| match &r.want {
                 Want::Spec(spec) => Some(spec.name.as_str()),
-                Want::Resolved(_) => None,
+                Want::Resolved(_) | Want::Url(_) => None,
             }))
             .await;
             let preferred = manifest_selectors(importer.manifest);
@@ -797,7 +864,7 @@ impl<'a, M: Metadata> Walker<'a, M> {
         while !level.is_empty() {
             self.fetch_all(level.iter().filter_map(|r| match &r.want {
                 Want::Spec(spec) => Some(spec.name.as_str()),
-                Want::Resolved(_) => None,
+                Want::Resolved(_) | Want::Url(_) => None,
             }))
             .await;
             // The occurrence that resolves each new package's children.
@@ -805,6 +872,7 @@ impl<'a, M: Metadata> Walker<'a, M> {
             for request in &level {
                 let picked = match &request.want {
                     Want::Resolved(id) => Ok(id.clone()),
+                    Want::Url(url) => self.remote_package(&request.alias, url).await,
                     Want::Spec(spec) => {
                         self.pick_or_revalidate(index, request, spec, &preferred)
                             .await
@@ -837,7 +905,7 @@ impl<'a, M: Metadata> Walker<'a, M> {
                             request.alias,
                             match &request.want {
                                 Want::Spec(spec) => spec.raw.as_str(),
-                                Want::Resolved(id) => id.as_str(),
+                                Want::Resolved(id) | Want::Url(id) => id.as_str(),
                             }
                         );
                         continue;
@@ -1218,23 +1286,41 @@ impl<'a, M: Metadata> Walker<'a, M> {
                         && self.inject_workspace_packages
                         && specifier.starts_with("workspace:") =>
                 {
-                    Want::Resolved(self.directory_package(id, alias, specifier, &target)?)
+                    Want::Resolved(self.injected_project(id, alias, specifier, &target)?)
                 }
-                _ => {
-                    let mut spec = registry_spec(alias, specifier, id)?;
-                    // The version the lockfile has, where it still fits.
-                    if let Some(Some(Some((name, version)))) = &locked
-                        && *name == spec.name
-                        && match &spec.selector {
-                            Selector::Version(v) => v == version,
-                            Selector::Range(range) => version.satisfies(range),
-                            Selector::Tag(_) => false,
-                        }
+                _ => match (
+                    self.registry_tarball(specifier),
+                    crate::remote::tarball_url(specifier),
+                ) {
+                    // What a lockfile recorded is not checked again, as
+                    // pnpm 12.21 does not (docs/resolution.md §13).
+                    (None, Some(_))
+                        if self.block_exotic_subdeps
+                            && !self.injected_projects.contains(id)
+                            && !matches!(locked, Some(Some(None))) =>
                     {
-                        spec.selector = Selector::Version(version.clone());
+                        return Err(ResolveError::ExoticSubdep {
+                            alias: alias.to_owned(),
+                        });
                     }
-                    Want::Spec(spec)
-                }
+                    (None, Some(url)) => Want::Url(url),
+                    (on_registry, _) => {
+                        let specifier = on_registry.as_deref().unwrap_or(specifier);
+                        let mut spec = registry_spec(alias, specifier, id)?;
+                        // The version the lockfile has, where it still fits.
+                        if let Some(Some(Some((name, version)))) = &locked
+                            && *name == spec.name
+                            && match &spec.selector {
+                                Selector::Version(v) => v == version,
+                                Selector::Range(range) => version.satisfies(range),
+                                Selector::Tag(_) => false,
+                            }
+                        {
+                            spec.selector = Selector::Version(version.clone());
+                        }
+                        Want::Spec(spec)
+                    }
+                },
             };
             requests.push(Request {
                 alias: alias.to_owned(),

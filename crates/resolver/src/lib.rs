@@ -10,7 +10,8 @@
 //! * [`extensions`]: fields pnpm adds to published manifests.
 //! * `injected`: injected projects that can be links after all.
 //! * [`lockfile`]: the lockfile built from both.
-//! * [`source`]: where packuments come from.
+//! * [`source`]: where packuments come from; [`remote`]: tarballs named
+//!   by URL.
 
 pub mod auto_peers;
 pub mod catalog;
@@ -23,6 +24,7 @@ pub mod mode;
 pub mod packument;
 pub mod peers;
 pub mod pick;
+pub mod remote;
 pub mod source;
 pub mod spec;
 mod suffix;
@@ -76,8 +78,14 @@ pub struct ResolveOptions<'a> {
     pub inject_workspace_packages: bool,
     /// `dedupeInjectedDeps`: injected projects that could be links are.
     pub dedupe_injected_deps: bool,
+    /// `blockExoticSubdeps`: a published package's dependency on a remote
+    /// tarball is refused.
+    pub block_exotic_subdeps: bool,
     /// Reads a `file:` directory's manifest; `None` refuses them.
     pub read_directory: Option<graph::ReadDirectory<'a>>,
+    /// Downloads a remote tarball (a URL not of a registry); `None`
+    /// refuses them.
+    pub fetch_tarball: Option<&'a dyn remote::FetchTarball>,
     /// Reads a `file:` tarball's manifest and integrity; `None` refuses
     /// them.
     pub read_tarball: Option<graph::ReadTarball<'a>>,
@@ -296,6 +304,7 @@ pub async fn resolve<M: Metadata>(
     walker.set_catalogs(opts.catalogs);
     walker.set_ignored_optionals(opts.ignored_optional_dependencies);
     walker.set_inject_workspace_packages(opts.inject_workspace_packages);
+    walker.set_block_exotic_subdeps(opts.block_exotic_subdeps);
     if let Some(patches) = opts.patches {
         walker.set_patches(patches);
     }
@@ -306,6 +315,9 @@ pub async fn resolve<M: Metadata>(
     }
     if let Some(read) = opts.read_tarball {
         walker.set_read_tarball(read);
+    }
+    if let Some(fetch) = opts.fetch_tarball {
+        walker.set_fetch_tarball(fetch);
     }
     if let Some(previous) = opts.previous {
         let unlock = opts.unlock.map(|unlock| {

@@ -4,7 +4,8 @@
 use std::error::Error as _;
 
 use reqwest::header::{
-    ACCEPT, AUTHORIZATION, CONTENT_TYPE, ETAG, HeaderValue, IF_MODIFIED_SINCE, IF_NONE_MATCH,
+    ACCEPT, AUTHORIZATION, CACHE_CONTROL, CONTENT_TYPE, ETAG, HeaderValue, IF_MODIFIED_SINCE,
+    IF_NONE_MATCH,
 };
 use ssri::Integrity;
 use tokio::sync::Semaphore;
@@ -53,6 +54,9 @@ pub enum Conditional {
         bytes: Vec<u8>,
         etag: Option<String>,
         content_type: Option<String>,
+        /// The URL the body came from after redirects, when the response
+        /// says `Cache-Control: immutable` (docs/resolution.md §13).
+        immutable_url: Option<String>,
     },
 }
 
@@ -113,6 +117,29 @@ impl Fetcher {
     /// [`SEND_TRIES`] times without waiting, as pnpm 12 does.
     pub async fn download(&self, req: &DownloadRequest<'_>) -> Result<Vec<u8>, TarballError> {
         self.download_after(req, None).await
+    }
+
+    /// [`Fetcher::download`] of a tarball named by a URL in a manifest:
+    /// the body and the URL a lockfile records for it, which is where
+    /// redirects ended when the response says it is immutable, else the
+    /// URL asked for (pnpm 12.21; docs/resolution.md §13).
+    pub async fn download_for_resolution(
+        &self,
+        req: &DownloadRequest<'_>,
+    ) -> Result<(Vec<u8>, String), TarballError> {
+        let got = self
+            .with_retries(req.url, None, || {
+                self.attempt(req, None, Validators::default())
+            })
+            .await?;
+        match got {
+            Conditional::Body {
+                bytes,
+                immutable_url,
+                ..
+            } => Ok((bytes, immutable_url.unwrap_or_else(|| req.url.to_owned()))),
+            Conditional::NotModified => Ok((Vec::new(), req.url.to_owned())),
+        }
     }
 
     /// [`Fetcher::download`] whose first attempt was made elsewhere and
@@ -268,6 +295,9 @@ impl Fetcher {
         };
         let etag = header(ETAG);
         let content_type = header(CONTENT_TYPE);
+        let immutable_url = header(CACHE_CONTROL)
+            .filter(|value| value.contains("immutable"))
+            .map(|_| response.url().to_string());
         let capacity = response
             .content_length()
             .unwrap_or(0)
@@ -283,6 +313,7 @@ impl Fetcher {
             bytes: body,
             etag,
             content_type,
+            immutable_url,
         })
     }
 }

@@ -36,6 +36,15 @@ pub(super) fn finish(
                 .any(|p| (&p.alias, &p.name, &p.version) == (&d.alias, &d.name, &d.version))
         });
     }
+    // A tarball's key does not say its version: pnpm 12.21 shows the
+    // `version` its packages entry records.
+    let packages = &run.checked.lockfile.packages;
+    for d in &mut direct {
+        let key = DepPath::parse(&format!("{}@{}", d.name, d.version));
+        if let Some(version) = packages.get(&key).and_then(|p| p.version.as_ref()) {
+            d.version = version.clone();
+        }
+    }
     let summary = InstallSummary {
         added: linked.imported,
         reused: plan.slots.len().saturating_sub(linked.downloaded),
