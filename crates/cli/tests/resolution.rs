@@ -722,6 +722,162 @@ fn remote_tarball_urls_resolve_like_pnpm() {
     assert_eq!(lockfile(&project), first);
 }
 
+/// Runs `git <args>` in `dir`, which must succeed.
+fn git(dir: &Path, args: &[&str]) {
+    let out = std::process::Command::new("git")
+        .args(["-c", "user.email=t@example.com", "-c", "user.name=t"])
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "git {args:?}: {}", stderr(&out));
+}
+
+/// A repository holding fixture packages: `v1.0.0` (a lightweight tag) is
+/// pq-dup-parent-a 1.0.0; the next commit, `v1.1.0` (annotated) and the
+/// default branch, names it 1.1.0 and adds `packages/sub` (pq-deep-1).
+/// Returns its `git+file:` URL.
+fn git_fixture_repo(dir: &Path) -> String {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../testing/packages");
+    std::fs::create_dir_all(dir).unwrap();
+    git(dir, &["init", "--quiet", "--initial-branch=main"]);
+    for file in ["package.json", "index.js"] {
+        std::fs::copy(
+            fixtures.join("pq-dup-parent-a/1.0.0").join(file),
+            dir.join(file),
+        )
+        .unwrap();
+    }
+    git(dir, &["add", "-A"]);
+    git(dir, &["commit", "--quiet", "-m", "1.0.0"]);
+    git(dir, &["tag", "v1.0.0"]);
+    let manifest = std::fs::read_to_string(dir.join("package.json")).unwrap();
+    std::fs::write(
+        dir.join("package.json"),
+        manifest.replace("\"1.0.0\"", "\"1.1.0\""),
+    )
+    .unwrap();
+    let sub = dir.join("packages/sub");
+    std::fs::create_dir_all(&sub).unwrap();
+    for file in ["package.json", "index.js"] {
+        let from = fixtures.join("pq-deep-1/1.0.0").join(file);
+        if from.exists() {
+            std::fs::copy(from, sub.join(file)).unwrap();
+        }
+    }
+    git(dir, &["add", "-A"]);
+    git(dir, &["commit", "--quiet", "-m", "1.1.0"]);
+    git(dir, &["tag", "-a", "v1.1.0", "-m", "1.1.0"]);
+    format!("git+file://{}", dir.display())
+}
+
+/// Git repositories (`git+file:` here, resolved with `git ls-remote` and a
+/// clone as any git URL is): the default branch, a tag, a `semver:` range
+/// and a `path:` inside the repository, keyed `name@git+<repo>#<commit>`
+/// with `{commit, repo, type: git}`, as pnpm 12.21 writes them; in a
+/// workspace project too. Below a published package they are exotic
+/// (`blockExoticSubdeps`), and a ref the repository lacks fails.
+#[test]
+fn git_repositories_resolve_like_pnpm() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = git_fixture_repo(&tmp.path().join("repo"));
+    let written = resolves_like_pnpm_on(&registry, "basic", &|project| {
+        with_dependency(project, "a", &repo);
+        with_dependency(project, "b", &format!("{repo}#v1.0.0"));
+        with_dependency(project, "c", &format!("{repo}#semver:~1.0.0"));
+        with_dependency(project, "d", &format!("{repo}#path:packages/sub"));
+    });
+    assert!(
+        written.contains("type: git}\n    version: 1.1.0\n")
+            && written.contains("type: git}\n    version: 1.0.0\n")
+            && written.contains("&path:packages/sub"),
+        "{written}"
+    );
+    resolves_like_pnpm_on(&registry, "workspace", &|project| {
+        with_dependency(
+            &project.join("packages/app"),
+            "b",
+            &format!("{repo}#v1.1.0"),
+        );
+    });
+
+    registry.patch_packument(
+        "pq-dup-parent-b",
+        serde_json::json!({"versions": {"1.0.0": {"dependencies": {"pq-deep-1": repo}}}}),
+    );
+    let sides_tmp = tempfile::tempdir().unwrap();
+    let subdep = |project: &Path| with_dependency(project, "pq-dup-parent-b", "1.0.0");
+    let [(pnpm_project, pnpm_env), (project, env)] =
+        sides(&registry, sides_tmp.path(), "basic", &subdep);
+    let theirs = pnpm_env.run(&pnpm_project, &["install", "--no-frozen-lockfile"]);
+    let ours = pacquet(&env, &project, &["install"]);
+    let message = "Exotic dependency \"pq-deep-1\" (resolved via git-repository) is not allowed in subdependencies when blockExoticSubdeps is enabled";
+    assert!(
+        flat(&all_output(&theirs)).contains(&flat(message)),
+        "pnpm: {}",
+        all_output(&theirs)
+    );
+    fails_with(&ours, "ERR_PNPM_EXOTIC_SUBDEP");
+    assert!(
+        flat(&stderr(&ours)).contains(&flat(message)),
+        "{}",
+        stderr(&ours)
+    );
+
+    // A branch that moves on: the lockfile keeps the commit it has while
+    // the specifier stays, through `update <alias>` too, in both tools.
+    let moving = tempfile::tempdir().unwrap();
+    let moving_repo = git_fixture_repo(&moving.path().join("repo"));
+    let pinned = tempfile::tempdir().unwrap();
+    let [(pnpm_project, pnpm_env), (project, env)] =
+        sides(&registry, pinned.path(), "basic", &|p: &Path| {
+            with_dependency(p, "a", &moving_repo)
+        });
+    pnpm_env.run_ok(&pnpm_project, &["install", "--no-frozen-lockfile"]);
+    pacquet_ok(&env, &project, &["install"]);
+    let before = lockfile(&project);
+    let work = moving.path().join("repo");
+    std::fs::write(work.join("CHANGES.md"), "more\n").unwrap();
+    git(&work, &["add", "-A"]);
+    git(&work, &["commit", "--quiet", "-m", "more"]);
+    for dir in [&pnpm_project, &project] {
+        with_dependency(dir, "pq-plain", "1.0.0");
+    }
+    pnpm_env.run_ok(&pnpm_project, &["install", "--no-frozen-lockfile"]);
+    pacquet_ok(&env, &project, &["install", "--no-frozen-lockfile"]);
+    pretty_assertions::assert_eq!(lockfile(&project), lockfile(&pnpm_project));
+    let kept = |text: &str| {
+        text.lines()
+            .find(|l| l.contains("version: pq-dup-parent-a@git+"))
+            .map(str::to_owned)
+    };
+    assert_eq!(kept(&lockfile(&project)), kept(&before));
+    pnpm_env.run_ok(&pnpm_project, &["update", "a"]);
+    pacquet_ok(&env, &project, &["update", "a"]);
+    pretty_assertions::assert_eq!(lockfile(&project), lockfile(&pnpm_project));
+    assert_eq!(kept(&lockfile(&project)), kept(&before));
+
+    let (project, env) = unlocked_basic(&registry, &tmp.path().join("missing-ref"));
+    with_dependency(&project, "a", &format!("{repo}#nope"));
+    let out = pacquet(&env, &project, &["install"]);
+    fails_with(&out, "ERR_PACQUET_GIT_REF_NOT_FOUND");
+    let message = format!(
+        "Could not resolve nope to a commit of {}.",
+        repo.trim_start_matches("git+")
+    );
+    assert!(
+        flat(&stderr(&out)).contains(&flat(&message)),
+        "{}",
+        stderr(&out)
+    );
+    with_dependency(&project, "a", &format!("{repo}-missing"));
+    let out = pacquet(&env, &project, &["install"]);
+    fails_with(&out, "ERR_PNPM_GIT_RESOLVE_FAILED");
+    assert!(!project.join("pnpm-lock.yaml").exists());
+    assert!(!project.join("node_modules").exists());
+}
+
 /// A remote tarball that cannot be had fails the resolution with the
 /// reason pnpm 12.21 gives, and writes nothing.
 #[test]

@@ -7,9 +7,10 @@ use std::path::Path;
 
 use nodejs_semver::Version;
 use pacquet_config::Config;
+use pacquet_resolver::git::GitSpec;
 use pacquet_resolver::mode::ResolutionMode;
 use pacquet_resolver::packument::Packument;
-use pacquet_resolver::remote::RemoteTarball;
+use pacquet_resolver::remote::{GitPackage, RemoteTarball};
 use pacquet_resolver::{ImporterInput, RegistryMetadata, ResolveError, ResolveOptions};
 use pacquet_tarball::Fetcher;
 use pacquet_verification::Policy;
@@ -148,7 +149,7 @@ pub(crate) fn resolve_lockfile(
         }
     };
     let read_tarball = |path: &str| crate::local_tarball::read(&config.workspace_root.join(path));
-    let fetch_tarball = RemoteTarballs {
+    let remote = RemoteSources {
         config,
         fetcher: &access.fetcher,
     };
@@ -176,7 +177,7 @@ pub(crate) fn resolve_lockfile(
         catalogs: &config.catalogs,
         read_directory: Some(&read_directory),
         read_tarball: Some(&read_tarball),
-        fetch_tarball: Some(&fetch_tarball),
+        remote: Some(&remote),
         ignored_optional_dependencies: &config.ignored_optional_dependencies,
         inject_workspace_packages: config.inject_workspace_packages,
         dedupe_injected_deps: config.dedupe_injected_deps,
@@ -272,23 +273,56 @@ pub fn locked_versions(config: &Config) -> std::collections::HashMap<String, Vec
 }
 
 /// Remote tarballs downloaded for resolution, with the settings' network
-/// options and credentials.
-struct RemoteTarballs<'c> {
+/// options and credentials, and git repositories asked with `git`.
+struct RemoteSources<'c> {
     config: &'c Config,
     fetcher: &'c Fetcher,
 }
 
-impl pacquet_resolver::remote::FetchTarball for RemoteTarballs<'_> {
-    fn fetch<'s>(
-        &'s self,
-        alias: &str,
-        url: &str,
-    ) -> std::pin::Pin<
-        Box<dyn std::future::Future<Output = Result<RemoteTarball, ResolveError>> + 's>,
-    > {
+type Fetching<'s, T> =
+    std::pin::Pin<Box<dyn std::future::Future<Output = Result<T, ResolveError>> + 's>>;
+
+impl pacquet_resolver::remote::RemoteSources for RemoteSources<'_> {
+    fn tarball<'s>(&'s self, alias: &str, url: &str) -> Fetching<'s, RemoteTarball> {
         let (alias, url) = (alias.to_owned(), url.to_owned());
         Box::pin(remote_tarball(self.config, self.fetcher, alias, url))
     }
+
+    fn git<'s>(&'s self, alias: &str, spec: &GitSpec) -> Fetching<'s, GitPackage> {
+        let (alias, spec) = (alias.to_owned(), spec.clone());
+        Box::pin(async move {
+            tokio::task::spawn_blocking(move || git_package(&alias, &spec))
+                .await
+                .unwrap_or_else(|e| {
+                    Err(ResolveError::GitResolveFailed {
+                        spec: String::new(),
+                        reason: e.to_string(),
+                    })
+                })
+        })
+    }
+}
+
+/// The commit `spec` names (asking the repository unless it is a full
+/// commit id) and the package's manifest there, as pnpm 12.21 resolves a
+/// git dependency (docs/resolution.md §13.1).
+fn git_package(alias: &str, spec: &GitSpec) -> Result<GitPackage, ResolveError> {
+    let failed = |reason: String| ResolveError::GitResolveFailed {
+        spec: spec.raw.clone(),
+        reason,
+    };
+    let commit = match spec.known_commit() {
+        Some(commit) => commit.to_owned(),
+        None => {
+            let refs = pacquet_sources::ls_remote(&spec.repo, &spec.ls_remote_patterns())
+                .map_err(|output| failed(format!("git ls-remote failed: {output}")))?;
+            spec.commit_from(&refs)?
+        }
+    };
+    let manifest = pacquet_sources::git_manifest(&spec.repo, &commit, spec.path.as_deref(), alias)
+        .map_err(|e| failed(e.to_string()))?
+        .unwrap_or_else(|| serde_json::json!({}));
+    Ok(GitPackage { commit, manifest })
 }
 
 /// Downloads the remote tarball `url` of dependency `alias` for its

@@ -173,7 +173,7 @@ pub enum ResolveError {
     UnusedPatch { unused: String },
 
     #[error(
-        "Exotic dependency \"{alias}\" (resolved via url) is not allowed in subdependencies when blockExoticSubdeps is enabled"
+        "Exotic dependency \"{alias}\" (resolved via {via}) is not allowed in subdependencies when blockExoticSubdeps is enabled"
     )]
     #[diagnostic(
         code(ERR_PNPM_EXOTIC_SUBDEP),
@@ -181,7 +181,28 @@ pub enum ResolveError {
             "Depend on a registry version instead, or set `blockExoticSubdeps: false` in pnpm-workspace.yaml."
         )
     )]
-    ExoticSubdep { alias: String },
+    ExoticSubdep { alias: String, via: &'static str },
+
+    #[error("Failed to resolve git dependency \"{spec}\": {reason}")]
+    #[diagnostic(
+        code(ERR_PNPM_GIT_RESOLVE_FAILED),
+        help("Check that `git` is installed and the repository is reachable from here.")
+    )]
+    GitResolveFailed { spec: String, reason: String },
+
+    #[error("{reason}")]
+    #[diagnostic(
+        code(ERR_PACQUET_GIT_REF_NOT_FOUND),
+        help("Name a branch, tag or commit the repository has.")
+    )]
+    GitRef { reason: String },
+
+    #[error("{reason}")]
+    #[diagnostic(
+        code(ERR_PNPM_GIT_AMBIGUOUS_REF),
+        help("Write more of the commit id, or name a branch or tag.")
+    )]
+    GitAmbiguousRef { reason: String },
 
     #[error("Failed to resolve {alias}@{url}: {reason}")]
     #[diagnostic(

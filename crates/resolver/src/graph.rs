@@ -23,6 +23,7 @@ use pacquet_planner::layout::{join, normalize};
 use crate::ResolveError;
 use crate::catalog::{self, CatalogLookup, Catalogs};
 use crate::extensions::Extensions;
+use crate::git::GitSpec;
 use crate::packument::{Packument, VersionManifest};
 use crate::pick::{pick, pick_lowest};
 use crate::source::Metadata;
@@ -129,6 +130,8 @@ pub struct Graph {
     /// The version of each workspace project, by importer id: what a peer
     /// bound to a project is checked against.
     pub project_versions: HashMap<String, String>,
+    /// The resolutions of git dependencies, by package id.
+    pub git: HashMap<PkgId, pacquet_lockfile::Resolution>,
 }
 
 /// Which occurrence of a package resolves its children: the shallowest,
@@ -234,6 +237,8 @@ enum Want {
     Resolved(PkgId),
     /// A remote tarball, by its normalized URL ([`crate::remote`]).
     Url(String),
+    /// A git repository ([`crate::git`]).
+    Git(GitSpec),
 }
 
 /// Walks the projects' dependencies into a graph.
@@ -258,6 +263,10 @@ pub struct Walker<'a, M> {
     /// registry version). A package kept keeps them where they still fit,
     /// and an optional dependency the lockfile left out stays out.
     locked_children: HashMap<PkgId, HashMap<String, Option<(String, Version)>>>,
+    /// The commits the previous lockfile has for the projects' git
+    /// dependencies, by `(importer, alias, specifier)`: kept while the
+    /// specifier is, as pnpm 12.21 keeps them.
+    locked_git: HashMap<(String, String, String), String>,
     /// What `update` re-resolves: in the walks of these importers (by
     /// index), these names (every name when empty).
     unlock: Option<(HashSet<usize>, Vec<String>)>,
@@ -271,10 +280,12 @@ pub struct Walker<'a, M> {
     /// Reads a `file:` tarball (a path from the workspace root): its
     /// `package.json` and integrity.
     read_tarball: Option<ReadTarball<'a>>,
-    /// Downloads a remote tarball; without it they are refused.
-    fetch_tarball: Option<&'a dyn crate::remote::FetchTarball>,
-    /// The remote tarballs resolved, by normalized URL.
-    remote: HashMap<String, PkgId>,
+    /// Fetches remote tarballs and git repositories; without it they are
+    /// refused.
+    remote: Option<&'a dyn crate::remote::RemoteSources>,
+    /// The remote tarballs and git dependencies resolved, by normalized
+    /// URL or spec.
+    exotic: HashMap<String, PkgId>,
     /// The manifests of the `file:` directories and tarballs and of the
     /// remote tarballs met, by package id.
     directories: HashMap<PkgId, VersionManifest>,
@@ -331,13 +342,14 @@ impl<'a, M: Metadata> Walker<'a, M> {
             workspace: HashMap::new(),
             locked: HashMap::new(),
             locked_children: HashMap::new(),
+            locked_git: HashMap::new(),
             unlock: None,
             overrides: None,
             catalogs: None,
             read_directory: None,
             read_tarball: None,
-            fetch_tarball: None,
-            remote: HashMap::new(),
+            remote: None,
+            exotic: HashMap::new(),
             directories: HashMap::new(),
             ignored_optionals: &[],
             inject_workspace_packages: false,
@@ -350,9 +362,10 @@ impl<'a, M: Metadata> Walker<'a, M> {
         }
     }
 
-    /// How remote tarballs are downloaded; without it they are refused.
-    pub fn set_fetch_tarball(&mut self, fetch: &'a dyn crate::remote::FetchTarball) {
-        self.fetch_tarball = Some(fetch);
+    /// How remote tarballs and git repositories are fetched; without it
+    /// they are refused.
+    pub fn set_remote(&mut self, remote: &'a dyn crate::remote::RemoteSources) {
+        self.remote = Some(remote);
     }
 
     /// How `file:` tarballs are read; without it they are refused.
@@ -441,6 +454,24 @@ impl<'a, M: Metadata> Walker<'a, M> {
                     pacquet_lockfile::DepRef::Link(_) => None,
                 };
                 children.entry(alias.clone()).or_insert(target);
+            }
+        }
+        for (importer, deps) in &lockfile.importers {
+            for (alias, dep) in [
+                &deps.dependencies,
+                &deps.dev_dependencies,
+                &deps.optional_dependencies,
+            ]
+            .into_iter()
+            .flatten()
+            .flatten()
+            {
+                if let Some(commit) = locked_git_commit(&dep.version) {
+                    self.locked_git.insert(
+                        (importer.clone(), alias.clone(), dep.specifier.clone()),
+                        commit.to_owned(),
+                    );
+                }
             }
         }
         self.unlock = unlock;
@@ -583,17 +614,17 @@ impl<'a, M: Metadata> Walker<'a, M> {
     /// once per install: `name@<url>`, its manifest read from the archive
     /// (docs/resolution.md §13).
     async fn remote_package(&mut self, alias: &str, url: &str) -> Result<PkgId, ResolveError> {
-        if let Some(id) = self.remote.get(url) {
+        if let Some(id) = self.exotic.get(url) {
             return Ok(id.clone());
         }
-        let Some(fetch) = self.fetch_tarball else {
+        let Some(remote) = self.remote else {
             return Err(ResolveError::UnsupportedSpec {
                 alias: alias.to_owned(),
                 spec: url.to_owned(),
                 importer: "this install".to_owned(),
             });
         };
-        let tarball = fetch.fetch(alias, url).await?;
+        let tarball = remote.tarball(alias, url).await?;
         let mut manifest = VersionManifest::from_value(&tarball.manifest);
         if manifest.name.is_empty() {
             manifest.name = alias.to_owned();
@@ -602,7 +633,41 @@ impl<'a, M: Metadata> Walker<'a, M> {
         manifest.integrity = Some(tarball.integrity);
         let id = format!("{}@{url}", manifest.name);
         self.directories.insert(id.clone(), manifest);
-        self.remote.insert(url.to_owned(), id.clone());
+        self.exotic.insert(url.to_owned(), id.clone());
+        Ok(id)
+    }
+
+    /// The package the git dependency `spec` is: `name@git+<repo>#<commit>`,
+    /// its manifest read at the commit its ref names, resolved once per
+    /// install (docs/resolution.md §13.1).
+    async fn git_package(&mut self, alias: &str, spec: &GitSpec) -> Result<PkgId, ResolveError> {
+        let key = spec.key();
+        if let Some(id) = self.exotic.get(&key) {
+            return Ok(id.clone());
+        }
+        let Some(remote) = self.remote else {
+            return Err(ResolveError::UnsupportedSpec {
+                alias: alias.to_owned(),
+                spec: spec.repo.clone(),
+                importer: "this install".to_owned(),
+            });
+        };
+        let package = remote.git(alias, spec).await?;
+        let mut manifest = VersionManifest::from_value(&package.manifest);
+        if manifest.name.is_empty() {
+            manifest.name = alias.to_owned();
+        }
+        let id = format!("{}@{}", manifest.name, spec.id_version(&package.commit));
+        self.directories.insert(id.clone(), manifest);
+        self.graph.git.insert(
+            id.clone(),
+            pacquet_lockfile::Resolution::Git {
+                repo: spec.repo.clone(),
+                commit: package.commit,
+                path: spec.path.clone(),
+            },
+        );
+        self.exotic.insert(key, id.clone());
         Ok(id)
     }
 
@@ -743,9 +808,23 @@ impl<'a, M: Metadata> Walker<'a, M> {
             };
             let want = match directory {
                 Some(id) => Want::Resolved(id),
-                None => match crate::remote::tarball_url(wanted) {
-                    Some(url) => Want::Url(url),
-                    None => Want::Spec(registry_spec(alias, wanted, importer.id)?),
+                None => match (crate::remote::tarball_url(wanted), GitSpec::parse(wanted)) {
+                    (Some(url), _) => Want::Url(url),
+                    (None, Some(git)) => {
+                        let locked = self
+                            .locked_git
+                            .get(&(
+                                importer.id.to_owned(),
+                                alias.to_owned(),
+                                specifier.to_owned(),
+                            ))
+                            .filter(|_| !self.unlocked(index, alias));
+                        Want::Git(match locked {
+                            Some(commit) => git.at_commit(commit),
+                            None => git,
+                        })
+                    }
+                    (None, None) => Want::Spec(registry_spec(alias, wanted, importer.id)?),
                 },
             };
             level.push(Request {
@@ -811,7 +890,7 @@ impl<'a, M: Metadata> Walker<'a, M> {
             }
             self.fetch_all(requests.iter().filter_map(|r| match &r.want {
                 Want::Spec(spec) => Some(spec.name.as_str()),
-                Want::Resolved(_) | Want::Url(_) => None,
+                Want::Resolved(_) | Want::Url(_) | Want::Git(_) => None,
             }))
             .await;
             let preferred = manifest_selectors(importer.manifest);
@@ -864,7 +943,7 @@ impl<'a, M: Metadata> Walker<'a, M> {
         while !level.is_empty() {
             self.fetch_all(level.iter().filter_map(|r| match &r.want {
                 Want::Spec(spec) => Some(spec.name.as_str()),
-                Want::Resolved(_) | Want::Url(_) => None,
+                Want::Resolved(_) | Want::Url(_) | Want::Git(_) => None,
             }))
             .await;
             // The occurrence that resolves each new package's children.
@@ -873,6 +952,7 @@ impl<'a, M: Metadata> Walker<'a, M> {
                 let picked = match &request.want {
                     Want::Resolved(id) => Ok(id.clone()),
                     Want::Url(url) => self.remote_package(&request.alias, url).await,
+                    Want::Git(spec) => self.git_package(&request.alias, spec).await,
                     Want::Spec(spec) => {
                         self.pick_or_revalidate(index, request, spec, &preferred)
                             .await
@@ -906,6 +986,7 @@ impl<'a, M: Metadata> Walker<'a, M> {
                             match &request.want {
                                 Want::Spec(spec) => spec.raw.as_str(),
                                 Want::Resolved(id) | Want::Url(id) => id.as_str(),
+                                Want::Git(spec) => spec.repo.as_str(),
                             }
                         );
                         continue;
@@ -1291,20 +1372,28 @@ impl<'a, M: Metadata> Walker<'a, M> {
                 _ => match (
                     self.registry_tarball(specifier),
                     crate::remote::tarball_url(specifier),
+                    GitSpec::parse(specifier),
                 ) {
                     // What a lockfile recorded is not checked again, as
                     // pnpm 12.21 does not (docs/resolution.md §13).
-                    (None, Some(_))
-                        if self.block_exotic_subdeps
+                    (None, url, git)
+                        if (url.is_some() || git.is_some())
+                            && self.block_exotic_subdeps
                             && !self.injected_projects.contains(id)
                             && !matches!(locked, Some(Some(None))) =>
                     {
                         return Err(ResolveError::ExoticSubdep {
                             alias: alias.to_owned(),
+                            via: if url.is_some() {
+                                "url"
+                            } else {
+                                "git-repository"
+                            },
                         });
                     }
-                    (None, Some(url)) => Want::Url(url),
-                    (on_registry, _) => {
+                    (None, Some(url), _) => Want::Url(url),
+                    (None, None, Some(git)) => Want::Git(git),
+                    (on_registry, ..) => {
                         let specifier = on_registry.as_deref().unwrap_or(specifier);
                         let mut spec = registry_spec(alias, specifier, id)?;
                         // The version the lockfile has, where it still fits.
@@ -1341,6 +1430,15 @@ impl<'a, M: Metadata> Walker<'a, M> {
         );
         Ok(requests)
     }
+}
+
+/// The commit of a lockfile version that is a git package
+/// (`name@git+<repo>#<commit>[&path:<dir>]`).
+fn locked_git_commit(version: &str) -> Option<&str> {
+    let (_, after) = version.split_once("@git+")?;
+    let (_, hash) = after.rsplit_once('#')?;
+    let commit = hash.split('&').next()?;
+    (commit.len() == 40 && commit.bytes().all(|b| b.is_ascii_hexdigit())).then_some(commit)
 }
 
 /// Why a `file:` directory or tarball of `alias` could not be read.

@@ -11,12 +11,13 @@
 //! * `injected`: injected projects that can be links after all.
 //! * [`lockfile`]: the lockfile built from both.
 //! * [`source`]: where packuments come from; [`remote`]: tarballs named
-//!   by URL.
+//!   by URL; [`git`]: git repository specifiers.
 
 pub mod auto_peers;
 pub mod catalog;
 mod error;
 pub mod extensions;
+pub mod git;
 pub mod graph;
 mod injected;
 pub mod lockfile;
@@ -83,9 +84,9 @@ pub struct ResolveOptions<'a> {
     pub block_exotic_subdeps: bool,
     /// Reads a `file:` directory's manifest; `None` refuses them.
     pub read_directory: Option<graph::ReadDirectory<'a>>,
-    /// Downloads a remote tarball (a URL not of a registry); `None`
-    /// refuses them.
-    pub fetch_tarball: Option<&'a dyn remote::FetchTarball>,
+    /// Fetches remote tarballs (URLs not of a registry) and git
+    /// repositories; `None` refuses them.
+    pub remote: Option<&'a dyn remote::RemoteSources>,
     /// Reads a `file:` tarball's manifest and integrity; `None` refuses
     /// them.
     pub read_tarball: Option<graph::ReadTarball<'a>>,
@@ -316,8 +317,8 @@ pub async fn resolve<M: Metadata>(
     if let Some(read) = opts.read_tarball {
         walker.set_read_tarball(read);
     }
-    if let Some(fetch) = opts.fetch_tarball {
-        walker.set_fetch_tarball(fetch);
+    if let Some(remote) = opts.remote {
+        walker.set_remote(remote);
     }
     if let Some(previous) = opts.previous {
         let unlock = opts.unlock.map(|unlock| {

@@ -75,7 +75,7 @@ pub fn build_lockfile(graph: &Graph, peers: &PeerResolution, opts: &LockfileOpti
         };
         packages
             .entry(DepPath::parse(&node.pkg))
-            .or_insert_with(|| package_info(&node.pkg, package, opts));
+            .or_insert_with(|| package_info(&node.pkg, package, graph.git.get(&node.pkg), opts));
         let refs = |m: &BTreeMap<String, String>| {
             (!m.is_empty()).then(|| m.iter().map(|(a, k)| (a.clone(), dep_ref(a, k))).collect())
         };
@@ -142,7 +142,13 @@ fn optional_snapshots<'p>(graph: &Graph, peers: &'p PeerResolution) -> HashSet<&
     all.difference(&required).copied().collect()
 }
 
-fn package_info(id: &str, package: &Package, opts: &LockfileOptions) -> PackageInfo {
+/// `git`: the resolution of a git dependency.
+fn package_info(
+    id: &str,
+    package: &Package,
+    git: Option<&Resolution>,
+    opts: &LockfileOptions,
+) -> PackageInfo {
     let manifest = &package.manifest;
     let directory = crate::graph::id_version(id)
         .strip_prefix("file:")
@@ -157,6 +163,7 @@ fn package_info(id: &str, package: &Package, opts: &LockfileOptions) -> PackageI
         &manifest.version,
     );
     let resolution = match (&manifest.tarball, integrity) {
+        _ if let Some(git) = git => git.clone(),
         _ if directory.is_some() => Resolution::Directory {
             directory: directory.unwrap_or_default().to_owned(),
         },

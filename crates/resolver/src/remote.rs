@@ -1,10 +1,11 @@
 //! Tarballs named by an `http:`/`https:` URL that is not a registry's own
 //! tarball URL: downloaded while resolving, for their manifest and
-//! integrity (docs/resolution.md §13).
+//! integrity (docs/resolution.md §13); and what resolution asks of the
+//! sources that fetch those and git repositories.
 
 use std::{future::Future, pin::Pin};
 
-use crate::ResolveError;
+use crate::{ResolveError, git::GitSpec};
 
 /// What resolution learns from a remote tarball.
 #[derive(Debug, Clone)]
@@ -18,14 +19,23 @@ pub struct RemoteTarball {
     pub url: String,
 }
 
-/// Downloads the tarball at a URL (already [`tarball_url`]-normalized);
-/// `alias` names the dependency in messages.
-pub trait FetchTarball: Sync {
-    fn fetch<'s>(
-        &'s self,
-        alias: &str,
-        url: &str,
-    ) -> Pin<Box<dyn Future<Output = Result<RemoteTarball, ResolveError>> + 's>>;
+/// A git dependency as resolution sees it: the commit its ref names and
+/// the package's `package.json` there.
+#[derive(Debug, Clone)]
+pub struct GitPackage {
+    pub commit: String,
+    pub manifest: serde_json::Value,
+}
+
+type Fetching<'s, T> = Pin<Box<dyn Future<Output = Result<T, ResolveError>> + 's>>;
+
+/// Where resolution gets packages that are not on a registry; `alias`
+/// names the dependency in messages.
+pub trait RemoteSources: Sync {
+    /// Downloads the tarball at `url` (already [`tarball_url`]-normalized).
+    fn tarball<'s>(&'s self, alias: &str, url: &str) -> Fetching<'s, RemoteTarball>;
+    /// Resolves `spec`'s ref to a commit and reads the manifest there.
+    fn git<'s>(&'s self, alias: &str, spec: &GitSpec) -> Fetching<'s, GitPackage>;
 }
 
 /// The URL of a remote tarball dependency as pnpm 12.21 keys it (parsed
@@ -42,7 +52,7 @@ pub fn tarball_url(spec: &str) -> Option<String> {
 
 /// Hosts whose repository pages pnpm resolves as git repositories (those
 /// `hosted-git-info` knows).
-const GIT_HOSTS: [&str; 5] = [
+pub(crate) const GIT_HOSTS: [&str; 5] = [
     "github.com",
     "gitlab.com",
     "bitbucket.org",

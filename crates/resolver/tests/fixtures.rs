@@ -79,7 +79,7 @@ async fn resolved_lockfile(registry: &Registry, project: &str) -> String {
         catalogs: &Default::default(),
         read_directory: None,
         read_tarball: None,
-        fetch_tarball: None,
+        remote: None,
         ignored_optional_dependencies: &[],
         inject_workspace_packages: false,
         dedupe_injected_deps: true,

@@ -31,24 +31,77 @@ pub fn fetch_git(
         commit: commit.to_owned(),
         output: format!("git {step}: {output}"),
     };
-    // A clone without checkout, then the commit: works for any commit the
-    // repository has, whatever the server allows to be fetched by id.
-    git(
-        tmp.path(),
-        &["clone", "--quiet", "--no-checkout", "--", repo, "repo"],
-    )
-    .map_err(|o| fail("clone", o))?;
-    git(
-        &checkout,
-        &["checkout", "--quiet", "--detach", commit, "--"],
-    )
-    .map_err(|o| fail("checkout", o))?;
+    clone_at(tmp.path(), &checkout, repo, commit).map_err(|(step, o)| fail(step, o))?;
     let dir = sub_dir(&checkout, path, package_id)?;
     prepare_and_store(cas, may_prepare, package_id, &dir)
 }
 
-/// Runs `git <args>` in `dir`; the error is its output.
-fn git(dir: &Path, args: &[&str]) -> Result<(), String> {
+/// Clones `repo` into `checkout` (a directory of `parent`) and checks out
+/// `commit`; the error is the step that failed and git's output.
+fn clone_at(
+    parent: &Path,
+    checkout: &Path,
+    repo: &str,
+    commit: &str,
+) -> Result<(), (&'static str, String)> {
+    // A clone without checkout, then the commit: works for any commit the
+    // repository has, whatever the server allows to be fetched by id.
+    let name = checkout
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or("repo");
+    git(
+        parent,
+        &["clone", "--quiet", "--no-checkout", "--", repo, name],
+    )
+    .map_err(|o| ("clone", o))?;
+    git(checkout, &["checkout", "--quiet", "--detach", commit, "--"])
+        .map_err(|o| ("checkout", o))?;
+    Ok(())
+}
+
+/// `git ls-remote -- <repo> [patterns]`: the refs of `repo` (all of them
+/// without patterns), one `<commit>\t<ref>` per line; the error is git's
+/// output.
+pub fn ls_remote(repo: &str, patterns: &[String]) -> Result<String, String> {
+    let mut args = vec!["ls-remote", "--", repo];
+    args.extend(patterns.iter().map(String::as_str));
+    git(&std::env::temp_dir(), &args)
+}
+
+/// The `package.json` of the package at `path` in `repo` at `commit`
+/// (`None` when it has none), for resolution; the error is why not.
+pub fn git_manifest(
+    repo: &str,
+    commit: &str,
+    path: Option<&str>,
+    package_id: &str,
+) -> Result<Option<serde_json::Value>, SourceError> {
+    let tmp = TempDir::new("git").map_err(|source| SourceError::SourceIo {
+        package_id: package_id.to_owned(),
+        what: "create a directory for the clone",
+        source,
+    })?;
+    let checkout = tmp.path().join("repo");
+    clone_at(tmp.path(), &checkout, repo, commit).map_err(|(step, output)| {
+        SourceError::GitFetch {
+            package_id: package_id.to_owned(),
+            repo: repo.to_owned(),
+            commit: commit.to_owned(),
+            output: format!("git {step}: {output}"),
+        }
+    })?;
+    let dir = sub_dir(&checkout, path, package_id)?;
+    crate::read_manifest(&dir).map_err(|source| SourceError::SourceIo {
+        package_id: package_id.to_owned(),
+        what: "read the package.json",
+        source,
+    })
+}
+
+/// Runs `git <args>` in `dir`; the output on success, else the error
+/// output.
+fn git(dir: &Path, args: &[&str]) -> Result<String, String> {
     let output = Command::new("git")
         .args(args)
         .current_dir(dir)
@@ -57,7 +110,7 @@ fn git(dir: &Path, args: &[&str]) -> Result<(), String> {
         .output()
         .map_err(|e| format!("cannot run git: {e}"))?;
     if output.status.success() {
-        Ok(())
+        Ok(String::from_utf8_lossy(&output.stdout).into_owned())
     } else {
         Err(String::from_utf8_lossy(&output.stderr).trim().to_owned())
     }

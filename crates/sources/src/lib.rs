@@ -19,7 +19,7 @@ use std::path::{Component, Path, PathBuf};
 pub use directory::{DirectoryPackage, read_directory};
 pub use download::{Authorize, Downloader, check_integrity, source_url};
 pub use error::SourceError;
-pub use git::fetch_git;
+pub use git::{fetch_git, git_manifest, ls_remote};
 pub use git_hosted::prepare_git_hosted;
 pub use packlist::packlist;
 
