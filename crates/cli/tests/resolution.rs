@@ -878,6 +878,97 @@ fn git_repositories_resolve_like_pnpm() {
     assert!(!project.join("node_modules").exists());
 }
 
+/// The pnpmfile of the pnpmfile tests: adds a dependency to a published
+/// package, makes one of its dependencies a peer, changes a project's
+/// range and logs what it changed.
+const READ_PACKAGE_HOOK: &str = r#"
+module.exports = {
+  hooks: {
+    readPackage(pkg, context) {
+      if (pkg.name === 'pq-dup-parent-a') {
+        pkg.dependencies['pq-deep-1'] = '^1.0.0'
+        context.log('pq-deep-1 added to ' + pkg.name)
+      }
+      if (pkg.name === 'pq-dup-parent-b') {
+        pkg.peerDependencies['pq-dup'] = pkg.dependencies['pq-dup']
+        delete pkg.dependencies['pq-dup']
+      }
+      if (pkg.dependencies['pq-plain'] === '^1.0.0' && pkg.name.startsWith('pq-project')) {
+        pkg.dependencies['pq-plain'] = '1.0.0'
+      }
+      return pkg
+    }
+  }
+}
+"#;
+
+/// A pnpmfile's `readPackage` runs on the projects' and the packages'
+/// manifests while resolving, and `pnpmfileChecksum` is recorded: the
+/// same lockfile and tree as pnpm 12.21, and the hook's log shown as pnpm
+/// shows it; a hook that throws fails the install with pnpm's code.
+#[test]
+fn pnpmfile_read_package_hooks_resolve_like_pnpm() {
+    let registry = Registry::start_fixtures();
+    let written = resolves_like_pnpm_on(&registry, "basic", &|project| {
+        std::fs::write(project.join(".pnpmfile.cjs"), READ_PACKAGE_HOOK).unwrap();
+        with_dependency(project, "pq-dup-parent-a", "1.0.0");
+        with_dependency(project, "pq-dup-parent-b", "1.0.0");
+    });
+    assert!(
+        written.contains("pnpmfileChecksum: sha256-")
+            && written.contains("pq-deep-1: 1.0.0")
+            && written.contains("specifier: 1.0.0\n        version: 1.0.0\n"),
+        "{written}"
+    );
+    resolves_like_pnpm_on(&registry, "workspace", &|project| {
+        std::fs::write(project.join(".pnpmfile.cjs"), READ_PACKAGE_HOOK).unwrap();
+        with_dependency(&project.join("packages/app"), "pq-dup-parent-a", "1.0.0");
+    });
+
+    let tmp = tempfile::tempdir().unwrap();
+    let (project, env) = unlocked_basic(&registry, tmp.path());
+    std::fs::write(project.join(".pnpmfile.cjs"), READ_PACKAGE_HOOK).unwrap();
+    with_dependency(&project, "pq-dup-parent-a", "1.0.0");
+    let out = pacquet(&env, &project, &["install"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.contains("readPackage: pq-deep-1 added to pq-dup-parent-a\n"),
+        "{said}"
+    );
+    // The lockfile checks see the projects through the hook too (the
+    // importer says `1.0.0` where package.json says `^1.0.0`).
+    std::fs::remove_dir_all(project.join("node_modules")).unwrap();
+    pacquet_ok(&env, &project, &["install", "--frozen-lockfile"]);
+    assert!(project.join("node_modules/pq-plain").exists());
+
+    let tmp = tempfile::tempdir().unwrap();
+    let throwing = |project: &Path| {
+        std::fs::write(
+            project.join(".pnpmfile.cjs"),
+            "module.exports = { hooks: { readPackage(pkg) { if (pkg.name === 'pq-plain') throw new Error('no pq-plain here'); return pkg } } }",
+        )
+        .unwrap();
+    };
+    let [(pnpm_project, pnpm_env), (project, env)] =
+        sides(&registry, tmp.path(), "basic", &throwing);
+    let theirs = pnpm_env.run(&pnpm_project, &["install", "--no-frozen-lockfile"]);
+    assert_eq!(theirs.status.code(), Some(1));
+    assert!(
+        all_output(&theirs).contains("no pq-plain here"),
+        "pnpm: {}",
+        all_output(&theirs)
+    );
+    let ours = pacquet(&env, &project, &["install"]);
+    fails_with(&ours, "ERR_PNPM_PNPMFILE_FAIL");
+    assert!(
+        stderr(&ours).contains("no pq-plain here"),
+        "{}",
+        stderr(&ours)
+    );
+    assert!(!project.join("pnpm-lock.yaml").exists());
+}
+
 /// A remote tarball that cannot be had fails the resolution with the
 /// reason pnpm 12.21 gives, and writes nothing.
 #[test]
@@ -1118,12 +1209,13 @@ fn what_resolution_cannot_do_is_refused() {
     let registry = Registry::start_fixtures();
     let tmp = tempfile::tempdir().unwrap();
     let (project, env) = unlocked_basic(&registry, tmp.path());
-    with_dependency(&project, "local", "git+https://example.invalid/x.git");
+    // A hosted repository: pnpm asks the host whether it is public.
+    with_dependency(&project, "local", "github:pnpm-example/x");
     let out = pacquet(&env, &project, &["install"]);
     fails_saying(
         &out,
         "ERR_PACQUET_RESOLUTION_NOT_SUPPORTED",
-        "git+https://example.invalid/x.git",
+        "github:pnpm-example/x",
     );
     assert!(!project.join("pnpm-lock.yaml").exists());
 
@@ -1162,6 +1254,21 @@ fn what_resolution_cannot_do_is_refused() {
         &out,
         "ERR_PACQUET_UNSUPPORTED_SETTING",
         "resolvePeersFromWorkspaceRoot",
+    );
+    assert!(!project.join("pnpm-lock.yaml").exists());
+
+    // pnpmfile hooks other than readPackage.
+    std::fs::write(&workspace, &text).unwrap();
+    std::fs::write(
+        project.join(".pnpmfile.cjs"),
+        "module.exports = { hooks: { afterAllResolved: (lockfile) => lockfile } }",
+    )
+    .unwrap();
+    let out = pacquet(&env, &project, &["install"]);
+    fails_saying(
+        &out,
+        "ERR_PACQUET_UNSUPPORTED_PNPMFILE_HOOK",
+        "afterAllResolved",
     );
     assert!(!project.join("pnpm-lock.yaml").exists());
 }

@@ -41,17 +41,23 @@ pub struct CheckedLockfile {
 /// Reads and checks the lockfile. Without `--frozen-lockfile` an up-to-date
 /// lockfile installs exactly as with it; anything that would need resolving
 /// fails, because pacquet does not resolve.
-pub fn read_checked_lockfile(
+/// `hooks`: the pnpmfile, whose `readPackage` the projects' manifests go
+/// through first, as pnpm 12.21 checks them (docs/pnpmfile.md §3).
+pub(crate) fn read_checked_lockfile(
     config: &Config,
     frozen: bool,
     root_only: bool,
+    hooks: Option<&crate::pnpmfile::Hooks<'_>>,
 ) -> Result<CheckedLockfile, InstallError> {
     let root = &config.workspace_root;
-    let projects = if root_only {
+    let mut projects = if root_only {
         vec![read_project(root, root.clone())?]
     } else {
         read_projects(config)?
     };
+    if let Some(hooks) = hooks {
+        hooks.apply_to_projects(&mut projects)?;
+    }
     // pnpm 12 checks the projects' engines before the lockfile.
     let node_version = || crate::settings::running_node_version(config);
     let engine_warnings =
@@ -204,6 +210,21 @@ pub fn importer_id(root: &Path, dir: &Path) -> String {
     }
 }
 
+/// The pnpmfile: `pnpmfile` if set, else `.pnpmfile.mjs` or
+/// `.pnpmfile.cjs` at the workspace root, when it exists; `None` under
+/// `ignorePnpmfile`.
+pub(crate) fn pnpmfile_path(config: &Config) -> Option<PathBuf> {
+    if config.ignore_pnpmfile {
+        return None;
+    }
+    let root = &config.workspace_root;
+    let candidates: Vec<PathBuf> = match &config.pnpmfile {
+        Some(path) => vec![root.join(path)],
+        None => vec![root.join(".pnpmfile.mjs"), root.join(".pnpmfile.cjs")],
+    };
+    candidates.into_iter().find(|p| p.is_file())
+}
+
 /// `sha256-<base64>` of the pnpmfile: `pnpmfile` if set, else
 /// `.pnpmfile.mjs` or `.pnpmfile.cjs` at the workspace root; `None` without
 /// one (checked with pnpm 12.21: either default name is picked up, and the
@@ -213,15 +234,7 @@ pub fn importer_id(root: &Path, dir: &Path) -> String {
 pub(crate) fn pnpmfile_checksum(config: &Config) -> Option<String> {
     use base64::Engine;
     use sha2::{Digest, Sha256};
-    if config.ignore_pnpmfile {
-        return None;
-    }
-    let root = &config.workspace_root;
-    let candidates: Vec<std::path::PathBuf> = match &config.pnpmfile {
-        Some(path) => vec![root.join(path)],
-        None => vec![root.join(".pnpmfile.mjs"), root.join(".pnpmfile.cjs")],
-    };
-    let bytes = candidates.iter().find_map(|p| std::fs::read(p).ok())?;
+    let bytes = std::fs::read(pnpmfile_path(config)?).ok()?;
     let digest = Sha256::digest(&bytes);
     Some(format!(
         "sha256-{}",

@@ -181,6 +181,7 @@ pub fn install(
     // Read once, and before anything is written: a `cafile` that cannot be
     // read must not leave a half-made `node_modules`.
     let fetcher = settings::fetcher_options(config)?;
+    let hooks = crate::pnpmfile::Hooks::load(config, reporter)?;
     let mut resolved = false;
     let gate = if req.update.is_some() || req.fix_lockfile {
         // Whatever the lockfile holds, it is resolved again.
@@ -188,7 +189,7 @@ pub fn install(
             dir: config.workspace_root.clone(),
         })
     } else {
-        gates::read_checked_lockfile(config, req.frozen_lockfile, req.root_only)
+        gates::read_checked_lockfile(config, req.frozen_lockfile, req.root_only, hooks.as_ref())
     };
     let checked = match gate {
         // Without `--frozen-lockfile`, what the lockfile lacks is resolved
@@ -203,12 +204,13 @@ pub fn install(
                 req.root_only,
                 req.update.as_ref(),
                 &fetcher,
+                hooks.as_ref(),
                 runtime,
                 reporter,
             )?;
             phases.mark("resolve");
             resolved = true;
-            gates::read_checked_lockfile(config, true, req.root_only)?
+            gates::read_checked_lockfile(config, true, req.root_only, hooks.as_ref())?
         }
         Ok(_) if req.lockfile_only => return Ok(InstallSummary::default()),
         checked => checked?,

@@ -29,6 +29,7 @@ pub mod manifest_edit;
 mod memory;
 mod peer_rules;
 mod phases;
+mod pnpmfile;
 mod probe;
 mod project_engines;
 mod project_scripts;
@@ -54,7 +55,5 @@ mod young_picks;
 pub use error::InstallError;
 pub use fetch::{FetchSummary, fetch, plan_all_importers, read_wanted_lockfile};
 pub use filtered::{ProjectFilter, select as select_projects};
-pub use gates::{
-    CheckedLockfile, LOCKFILE_NAME, Project, importer_id, read_checked_lockfile, read_projects,
-};
+pub use gates::{CheckedLockfile, LOCKFILE_NAME, Project, importer_id, read_projects};
 pub use install::{EditedManifest, InstallRequest, InstallSummary, install};

@@ -16,6 +16,7 @@ use pacquet_tarball::Fetcher;
 use pacquet_verification::Policy;
 
 use crate::gates::{LOCKFILE_NAME, read_projects, rebase_local_overrides};
+use crate::pnpmfile::Hooks;
 use crate::reporter::{Event, Reporter};
 use crate::{InstallError, settings};
 use pacquet_lockfile::{ProjectManifest, apply_overrides, without_ignored_optionals};
@@ -60,10 +61,11 @@ pub(crate) fn resolve_lockfile(
     root_only: bool,
     update: Option<&Update>,
     fetcher: &pacquet_tarball::FetcherOptions,
+    hooks: Option<&Hooks<'_>>,
     runtime: &tokio::runtime::Handle,
     reporter: &dyn Reporter,
 ) -> Result<(), InstallError> {
-    let projects = if root_only {
+    let mut projects = if root_only {
         vec![crate::gates::read_project(
             &config.workspace_root,
             config.workspace_root.clone(),
@@ -71,15 +73,29 @@ pub(crate) fn resolve_lockfile(
     } else {
         read_projects(config)?
     };
+    if let Some(hooks) = hooks {
+        hooks.apply_to_projects(&mut projects)?;
+    }
     refuse_unsupported(config)?;
+    if let Some(hooks) = hooks {
+        hooks.check_resolvable()?;
+    }
+    let read_package = hooks.filter(|h| h.has_read_package());
     let overrides = crate::gates::resolved_overrides(config, &projects)?;
-    // Resolved from their manifests as the overrides leave them, as pnpm
-    // does; the importers record the overridden specifiers.
-    let manifests: Vec<ProjectManifest> = projects
-        .iter()
-        .map(|p| apply_overrides(&p.manifest, &rebase_local_overrides(&overrides, &p.id)))
-        .map(|m| without_ignored_optionals(&m, &config.ignored_optional_dependencies))
-        .collect();
+    // Resolved from their manifests as the pnpmfile's hook and then the
+    // overrides leave them, as pnpm does; the importers record the
+    // overridden specifiers.
+    let mut manifests: Vec<ProjectManifest> = Vec::with_capacity(projects.len());
+    for project in &projects {
+        let manifest = apply_overrides(
+            &project.manifest,
+            &rebase_local_overrides(&overrides, &project.id),
+        );
+        manifests.push(without_ignored_optionals(
+            &manifest,
+            &config.ignored_optional_dependencies,
+        ));
+    }
     // A lockfile that does not parse is resolved from scratch; entries
     // without `resolution` keep their versions (`--fix-lockfile`), but
     // such a lockfile has nothing the verification can check.
@@ -178,6 +194,7 @@ pub(crate) fn resolve_lockfile(
         read_directory: Some(&read_directory),
         read_tarball: Some(&read_tarball),
         remote: Some(&remote),
+        read_package: read_package.map(|hook| hook as &dyn pacquet_resolver::remote::ReadPackage),
         ignored_optional_dependencies: &config.ignored_optional_dependencies,
         inject_workspace_packages: config.inject_workspace_packages,
         dedupe_injected_deps: config.dedupe_injected_deps,
@@ -224,11 +241,13 @@ pub(crate) fn resolve_lockfile(
             message: "Issues with peer dependencies found. Run \"pnpm peers check\" to list them.",
         });
     }
+    let mut lockfile = resolved.lockfile;
+    lockfile.pnpmfile_checksum = crate::gates::pnpmfile_checksum(config);
     write_lockfile(
         &config.workspace_root.join(LOCKFILE_NAME),
-        &resolved.lockfile.to_yaml(),
+        &lockfile.to_yaml(),
     )?;
-    crate::verify::record_resolved(config, &resolved.lockfile);
+    crate::verify::record_resolved(config, &lockfile);
     Ok(())
 }
 
@@ -443,10 +462,6 @@ fn refuse_unsupported(config: &Config) -> Result<(), InstallError> {
         (
             ResolutionMode::parse(&config.resolution_mode).is_none(),
             "resolutionMode other than highest, lowest-direct or time-based",
-        ),
-        (
-            crate::gates::pnpmfile_checksum(config).is_some(),
-            "a pnpmfile's hooks (when resolving)",
         ),
     ];
     match refused.into_iter().find(|(refused, _)| *refused) {

@@ -34,8 +34,8 @@ pub struct ValidationInputs<'a> {
     pub projects: &'a [ProjectDir<'a>],
     /// Importer ids installed so far (every project unless filtered).
     pub installed: &'a dyn Fn(&str) -> bool,
-    /// The `patchedDependencies` files, absolute.
-    pub patch_files: &'a [PathBuf],
+    /// The `patchedDependencies` files and the pnpmfile, absolute.
+    pub config_files: &'a [PathBuf],
     /// The manifest the command edited, as it holds it in memory (a group
     /// the edit emptied is still there), by project directory.
     pub edited: &'a [crate::EditedManifest],
@@ -70,7 +70,7 @@ pub fn record(inputs: &ValidationInputs<'_>) -> Option<Validation> {
 
     let lockfile_dir = inputs.lockfile_path.parent().unwrap_or(Path::new("."));
     let (local_directories, local_tarballs) = local_dependencies(inputs.lockfile, lockfile_dir);
-    let patches = inputs.patch_files.iter().map(|p| display(p));
+    let patches = inputs.config_files.iter().map(|p| display(p));
     for file in local_tarballs.iter().cloned().chain(patches) {
         let sig = signature(Path::new(&file))?;
         files.insert(file, sig);

@@ -185,7 +185,10 @@ pub fn write_workspace_state(inputs: &StateInputs<'_>) -> Result<(), InstallErro
                     && p.dir.join(&config.modules_dir).is_dir(),
             })
             .collect(),
-        pnpmfiles: Vec::new(),
+        pnpmfiles: crate::gates::pnpmfile_path(config)
+            .map(|p| p.to_string_lossy().into_owned())
+            .into_iter()
+            .collect(),
         // Whether projects are left out of what is installed now, this
         // install and the ones before it together (checked with pnpm 12.21:
         // a filtered install after a full one records `false`).
@@ -222,11 +225,14 @@ fn validation(inputs: &StateInputs<'_>, modules: &Path) -> Option<pacquet_state:
         None => true,
     };
     let root = &inputs.config.workspace_root;
-    let patch_files: Vec<std::path::PathBuf> = inputs
+    // The patch files and the pnpmfile: what a repeat install `stat`s
+    // besides the lockfile and local tarballs (pnpm 12.21).
+    let config_files: Vec<std::path::PathBuf> = inputs
         .config
         .patched_dependencies
         .values()
         .map(|p| root.join(p))
+        .chain(crate::gates::pnpmfile_path(inputs.config))
         .collect();
     crate::validation::record(&ValidationInputs {
         modules_dir: modules,
@@ -234,7 +240,7 @@ fn validation(inputs: &StateInputs<'_>, modules: &Path) -> Option<pacquet_state:
         lockfile: &checked.lockfile,
         projects: &projects,
         installed: &installed,
-        patch_files: &patch_files,
+        config_files: &config_files,
         edited: inputs.edited,
     })
 }

@@ -204,6 +204,10 @@ pub enum ResolveError {
     )]
     GitAmbiguousRef { reason: String },
 
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Hook(#[from] pacquet_hooks::HookError),
+
     #[error("Failed to resolve {alias}@{url}: {reason}")]
     #[diagnostic(
         code(ERR_PACQUET_REMOTE_TARBALL_FETCH),

@@ -56,10 +56,7 @@ impl GitSpec {
         if crate::remote::GIT_HOSTS.contains(&host.strip_prefix("www.").unwrap_or(&host)) {
             return None;
         }
-        let hash = url
-            .fragment()
-            .filter(|f| !f.is_empty())
-            .map(percent_decode);
+        let hash = url.fragment().filter(|f| !f.is_empty()).map(percent_decode);
         url.set_fragment(None);
         let text = url.to_string();
         let repo = text.strip_prefix("git+").unwrap_or(&text).to_owned();

@@ -283,6 +283,8 @@ pub struct Walker<'a, M> {
     /// Fetches remote tarballs and git repositories; without it they are
     /// refused.
     remote: Option<&'a dyn crate::remote::RemoteSources>,
+    /// A pnpmfile's `readPackage`, run after the extensions.
+    read_package: Option<&'a dyn crate::remote::ReadPackage>,
     /// The remote tarballs and git dependencies resolved, by normalized
     /// URL or spec.
     exotic: HashMap<String, PkgId>,
@@ -349,6 +351,7 @@ impl<'a, M: Metadata> Walker<'a, M> {
             read_directory: None,
             read_tarball: None,
             remote: None,
+            read_package: None,
             exotic: HashMap::new(),
             directories: HashMap::new(),
             ignored_optionals: &[],
@@ -360,6 +363,11 @@ impl<'a, M: Metadata> Walker<'a, M> {
             prefer_workspace_packages: false,
             mode: crate::mode::Mode::default(),
         }
+    }
+
+    /// A pnpmfile's `readPackage`, applied to every package's manifest.
+    pub fn set_read_package(&mut self, hook: &'a dyn crate::remote::ReadPackage) {
+        self.read_package = Some(hook);
     }
 
     /// How remote tarballs and git repositories are fetched; without it
@@ -1267,6 +1275,7 @@ impl<'a, M: Metadata> Walker<'a, M> {
         let name = id_name(id);
         let directory = self.directories.get(id).cloned();
         let is_directory = directory.is_some();
+        let mut raw_json = None;
         let mut manifest = match directory {
             Some(manifest) => manifest,
             None => {
@@ -1275,6 +1284,7 @@ impl<'a, M: Metadata> Walker<'a, M> {
                 let raw = packument
                     .version_json(&version)
                     .expect("picked versions exist");
+                raw_json = Some(raw);
                 let mut manifest =
                     VersionManifest::parse(raw).map_err(|e| ResolveError::InvalidMetadata {
                         name: name.to_owned(),
@@ -1288,6 +1298,11 @@ impl<'a, M: Metadata> Walker<'a, M> {
         };
         if let Some(extensions) = self.extensions {
             extensions.apply(&mut manifest);
+        }
+        // The pnpmfile's hook comes between the extensions and the
+        // overrides, as pnpm 12.21 chains them (docs/pnpmfile.md).
+        if let Some(hook) = self.read_package {
+            manifest = crate::hooked::read_package(hook, manifest, raw_json)?;
         }
         if let Some(overrides) = self.overrides {
             let version = manifest.version.clone();

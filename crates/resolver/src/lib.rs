@@ -19,6 +19,7 @@ mod error;
 pub mod extensions;
 pub mod git;
 pub mod graph;
+mod hooked;
 mod injected;
 pub mod lockfile;
 pub mod mode;
@@ -87,6 +88,9 @@ pub struct ResolveOptions<'a> {
     /// Fetches remote tarballs (URLs not of a registry) and git
     /// repositories; `None` refuses them.
     pub remote: Option<&'a dyn remote::RemoteSources>,
+    /// A pnpmfile's `readPackage`, applied to every manifest resolution
+    /// reads (the projects' come with it applied).
+    pub read_package: Option<&'a dyn remote::ReadPackage>,
     /// Reads a `file:` tarball's manifest and integrity; `None` refuses
     /// them.
     pub read_tarball: Option<graph::ReadTarball<'a>>,
@@ -319,6 +323,9 @@ pub async fn resolve<M: Metadata>(
     }
     if let Some(remote) = opts.remote {
         walker.set_remote(remote);
+    }
+    if let Some(hook) = opts.read_package {
+        walker.set_read_package(hook);
     }
     if let Some(previous) = opts.previous {
         let unlock = opts.unlock.map(|unlock| {

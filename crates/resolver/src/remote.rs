@@ -38,6 +38,12 @@ pub trait RemoteSources: Sync {
     fn git<'s>(&'s self, alias: &str, spec: &GitSpec) -> Fetching<'s, GitPackage>;
 }
 
+/// A pnpmfile's `readPackage` hook: a manifest in, the manifest it
+/// returns out (docs/pnpmfile.md).
+pub trait ReadPackage {
+    fn read_package(&self, manifest: serde_json::Value) -> Result<serde_json::Value, ResolveError>;
+}
+
 /// The URL of a remote tarball dependency as pnpm 12.21 keys it (parsed
 /// and printed back: a default port dropped, the host lowercased), or
 /// `None` when `spec` is not one: not `http:`/`https:`, or a git

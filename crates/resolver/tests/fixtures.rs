@@ -80,6 +80,7 @@ async fn resolved_lockfile(registry: &Registry, project: &str) -> String {
         read_directory: None,
         read_tarball: None,
         remote: None,
+        read_package: None,
         ignored_optional_dependencies: &[],
         inject_workspace_packages: false,
         dedupe_injected_deps: true,
