@@ -91,6 +91,39 @@ fn workspaces_resolve_like_pnpm() {
     }
 }
 
+/// `resolvePeersFromWorkspaceRoot: false`: the root's dependencies do not
+/// provide the other projects' peers, which are then installed for each
+/// project (`autoInstallPeers`) or left missing.
+#[test]
+fn peers_not_from_the_workspace_root_resolve_like_pnpm() {
+    // peer-links sets `autoInstallPeers: false` itself.
+    for (name, autos) in [
+        ("workspace-peers", &["true", "false"][..]),
+        ("peer-links", &[][..]),
+    ] {
+        if autos.is_empty() {
+            resolves_like_pnpm(name, &|project| {
+                with_settings(project, "resolvePeersFromWorkspaceRoot: false\n");
+            });
+        }
+        for auto in autos {
+            let settings = |from_root: bool| {
+                format!("resolvePeersFromWorkspaceRoot: {from_root}\nautoInstallPeers: {auto}\n")
+            };
+            let written = resolves_like_pnpm(name, &|project| {
+                with_settings(project, &settings(false));
+            });
+            if name == "workspace-peers" {
+                // The setting changes this workspace's lockfile.
+                let from_root = resolves_like_pnpm(name, &|project| {
+                    with_settings(project, &settings(true));
+                });
+                assert_ne!(written, from_root);
+            }
+        }
+    }
+}
+
 /// `overrides` in every form pnpm 12 has (bare, ranged, `parent>child`
 /// with a published and a workspace parent, `-`, a peer's range, a
 /// `catalog:` value) and `catalog:` specifiers of the default and a named
@@ -1241,20 +1274,6 @@ fn what_resolution_cannot_do_is_refused() {
     std::fs::write(&workspace, format!("{text}\nresolutionMode: newest\n")).unwrap();
     let out = pacquet(&env, &project, &["install"]);
     fails_saying(&out, "ERR_PACQUET_UNSUPPORTED_SETTING", "resolutionMode");
-    assert!(!project.join("pnpm-lock.yaml").exists());
-
-    // A peer setting resolution does not follow yet.
-    std::fs::write(
-        &workspace,
-        format!("{text}\nresolvePeersFromWorkspaceRoot: false\n"),
-    )
-    .unwrap();
-    let out = pacquet(&env, &project, &["install"]);
-    fails_saying(
-        &out,
-        "ERR_PACQUET_UNSUPPORTED_SETTING",
-        "resolvePeersFromWorkspaceRoot",
-    );
     assert!(!project.join("pnpm-lock.yaml").exists());
 
     // pnpmfile hooks other than readPackage.

@@ -173,6 +173,8 @@ pub(crate) fn resolve_lockfile(
         auto_install_peers: config.auto_install_peers,
         exclude_links_from_lockfile: config.exclude_links_from_lockfile,
         dedupe_peers: config.dedupe_peers,
+        resolve_peers_from_workspace_root: config.resolve_peers_from_workspace_root,
+        dedupe_peer_dependents: config.dedupe_peer_dependents,
         peers_suffix_max_length: config.peers_suffix_max_length,
         registry_for: &registry_for,
         eligible: &eligible,
@@ -451,10 +453,6 @@ fn mature(policy: &Policy, packument: &Packument, version: &str) -> bool {
 /// Settings and projects resolution would not honour.
 fn refuse_unsupported(config: &Config) -> Result<(), InstallError> {
     let refused = [
-        (
-            !config.resolve_peers_from_workspace_root,
-            "resolvePeersFromWorkspaceRoot: false (when resolving)",
-        ),
         (
             !matches!(config.link_workspace_packages, serde_json::Value::Bool(_)),
             "linkWorkspacePackages: deep (when resolving)",

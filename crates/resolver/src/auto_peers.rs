@@ -13,11 +13,15 @@ use crate::source::Metadata;
 
 /// Installs the missing peers of importer `index` until nothing more can
 /// be installed; returns the required peers whose ranges conflicted.
+/// `fresh` (`autoInstallPeers`): a required peer no version in the tree
+/// satisfies is picked from the registry; without it, only versions
+/// already in the tree are hoisted.
 pub async fn install_missing<M: Metadata>(
     walker: &mut Walker<'_, M>,
     index: usize,
     manifest: &ProjectManifest,
     opts: PeerOptions,
+    fresh: bool,
 ) -> Result<Vec<String>, ResolveError> {
     let mut tried: HashSet<String> = HashSet::new();
     let mut conflicts = Vec::new();
@@ -46,7 +50,7 @@ pub async fn install_missing<M: Metadata>(
             }
             let ranges: Vec<&str> = ranges.iter().map(String::as_str).collect();
             let Some(merged) = merged_range(&ranges) else {
-                if required {
+                if required && fresh {
                     conflicts.push(name.clone());
                 }
                 continue;
@@ -62,8 +66,8 @@ pub async fn install_missing<M: Metadata>(
                 .or_else(|| highest_in_tree(&walker.graph, &name, &merged).map(|v| v.to_string()));
             match (present, required) {
                 (Some(version), _) => install.push((name, version)),
-                (None, true) => install.push((name, merged)),
-                (None, false) => {}
+                (None, true) if fresh => install.push((name, merged)),
+                (None, _) => {}
             }
         }
         if install.is_empty() {

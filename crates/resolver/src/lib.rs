@@ -43,6 +43,11 @@ pub struct ResolveOptions<'a> {
     pub auto_install_peers: bool,
     pub exclude_links_from_lockfile: bool,
     pub dedupe_peers: bool,
+    /// `dedupePeerDependents` (default `true`): snapshots whose peers are a
+    /// subset of another's are folded into it.
+    pub dedupe_peer_dependents: bool,
+    /// `resolvePeersFromWorkspaceRoot` (default `true`).
+    pub resolve_peers_from_workspace_root: bool,
     pub peers_suffix_max_length: u64,
     /// The registry serving a package name (ending in `/`).
     pub registry_for: &'a dyn Fn(&str) -> String,
@@ -296,6 +301,7 @@ pub async fn resolve<M: Metadata>(
     let peer_opts = peers::PeerOptions {
         peers_suffix_max_length: opts.peers_suffix_max_length as usize,
         dedupe_peers: opts.dedupe_peers,
+        from_workspace_root: opts.resolve_peers_from_workspace_root,
     };
     let mut walker = graph::Walker::new(
         metadata,
@@ -367,10 +373,18 @@ pub async fn resolve<M: Metadata>(
     let mut peer_issues = PeerIssues::default();
     for importer in &importers {
         let index = walker.add_importer(*importer).await?;
-        if opts.auto_install_peers {
-            let conflicts =
-                auto_peers::install_missing(&mut walker, index, importer.manifest, peer_opts)
-                    .await?;
+        // pnpm 12.21 hoists missing peers also without autoInstallPeers
+        // when dedupePeerDependents is on, from versions already in the
+        // tree only (docs/resolution.md §5).
+        if opts.auto_install_peers || opts.dedupe_peer_dependents {
+            let conflicts = auto_peers::install_missing(
+                &mut walker,
+                index,
+                importer.manifest,
+                peer_opts,
+                opts.auto_install_peers,
+            )
+            .await?;
             peer_issues.missing.extend(conflicts);
         }
     }
@@ -393,6 +407,9 @@ pub async fn resolve<M: Metadata>(
     let mut resolution = peers::resolve_peers(&graph, peer_opts);
     if opts.dedupe_injected_deps && injected::dedupe(&mut graph, &resolution) {
         resolution = peers::resolve_peers(&graph, peer_opts);
+    }
+    if opts.dedupe_peer_dependents {
+        peers::dedupe_peer_dependents(&mut resolution);
     }
     peer_issues.missing.extend(
         resolution

@@ -21,6 +21,9 @@ use crate::graph::{Graph, Peer, PkgId, id_name, id_version, is_link};
 use crate::suffix::peers_suffix;
 
 mod cycles;
+mod dedupe;
+
+pub use dedupe::dedupe_peer_dependents;
 
 use cycles::CycleCut;
 
@@ -34,6 +37,9 @@ pub struct SnapshotNode {
     pub optional_dependencies: BTreeMap<String, String>,
     /// Peers bound or missing below it that are not its own.
     pub transitive_peers: BTreeSet<String>,
+    /// The peers bound for it, its own and its descendants' (the names
+    /// its key's suffix is made of).
+    pub resolved_peers: BTreeSet<String>,
 }
 
 /// Peers resolved for the whole graph.
@@ -76,6 +82,9 @@ pub struct PeerOptions {
     /// `dedupePeers`: a peer is named `name@version` in a suffix, without
     /// the peers of its own (docs/resolution.md §6).
     pub dedupe_peers: bool,
+    /// `resolvePeersFromWorkspaceRoot`: the workspace root's dependencies
+    /// are in every other project's scope, last (docs/resolution.md §4).
+    pub from_workspace_root: bool,
 }
 
 /// A level of scope: the children of one package (or a project's direct
@@ -200,7 +209,9 @@ pub fn resolve_peers(graph: &Graph, opts: PeerOptions) -> PeerResolution {
     let mut roots = Vec::new();
     let mut providers = Vec::new();
     for importer in &graph.importers {
-        let outer = workspace_root.clone().filter(|_| importer.id != ".");
+        let outer = workspace_root
+            .clone()
+            .filter(|_| opts.from_workspace_root && importer.id != ".");
         let root = walker.frame(
             outer,
             scope_entries(
@@ -269,6 +280,7 @@ pub fn resolve_peers(graph: &Graph, opts: PeerOptions) -> PeerResolution {
             map.insert(alias.clone(), keys.key(*target));
         }
         let own = &graph.packages[&instance.pkg].peers;
+        node.resolved_peers = instance.external.keys().cloned().collect();
         node.transitive_peers = instance
             .external
             .keys()

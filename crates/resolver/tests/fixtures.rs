@@ -80,6 +80,8 @@ async fn resolved_lockfile(registry: &Registry, project: &str) -> String {
         read_directory: None,
         read_tarball: None,
         remote: None,
+        resolve_peers_from_workspace_root: true,
+        dedupe_peer_dependents: true,
         read_package: None,
         ignored_optional_dependencies: &[],
         inject_workspace_packages: false,
