@@ -334,7 +334,7 @@ const PROOFS: &[(&str, Proof)] = &[
     ),
     (
         "dedupePeerDependents",
-        Together("dedupePeerDependents: false"),
+        Compared("cli/tests/resolution.rs::peers_not_from_the_workspace_root_resolve_like_pnpm"),
     ),
     ("dedupeInjectedDeps", Together("dedupeInjectedDeps: false")),
     (
@@ -409,7 +409,7 @@ const PROOFS: &[(&str, Proof)] = &[
     ),
     (
         "resolvePeersFromWorkspaceRoot",
-        Together("resolvePeersFromWorkspaceRoot: false"),
+        Compared("cli/tests/resolution.rs::peers_not_from_the_workspace_root_resolve_like_pnpm"),
     ),
     (
         "nodeVersion",

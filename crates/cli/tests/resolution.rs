@@ -119,6 +119,15 @@ fn peers_not_from_the_workspace_root_resolve_like_pnpm() {
                     with_settings(project, &settings(true));
                 });
                 assert_ne!(written, from_root);
+                // Without dedupePeerDependents the project's peer stays
+                // missing when nothing installs peers.
+                let undeduped = resolves_like_pnpm(name, &|project| {
+                    with_settings(
+                        project,
+                        &format!("{}dedupePeerDependents: false\n", settings(false)),
+                    );
+                });
+                assert_eq!(undeduped != written, *auto == "false");
             }
         }
     }
