@@ -1402,6 +1402,26 @@ fn edits_like_pnpm_in(name: &str, dir: &str, prepare: Option<&dyn Fn(&Path)>, ar
     both_run_alike(&sides, dir, args, &[&manifest]);
 }
 
+/// `add <tarball URL>` and `add <git URL>` save the specifier as given
+/// under the name the package's manifest has, as pnpm 12.21 does.
+#[test]
+fn add_saves_urls_and_git_repositories_like_pnpm() {
+    let registry = Registry::start_fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = git_fixture_repo(&tmp.path().join("repo"));
+    let url = registry.archive_url("pq-dup-parent-a", "1.0.0");
+    for spec in [url.as_str(), &format!("{repo}#v1.0.0")] {
+        let sides_tmp = tempfile::tempdir().unwrap();
+        let sides = locked_sides(&registry, sides_tmp.path(), "basic", None);
+        both_run_alike(&sides, ".", &["add", spec], &["./package.json"]);
+        let saved = std::fs::read_to_string(sides[1].0.join("package.json")).unwrap();
+        assert!(
+            saved.contains(&format!("\"pq-dup-parent-a\": \"{spec}\"")),
+            "{saved}"
+        );
+    }
+}
+
 #[test]
 fn add_writes_what_pnpm_writes() {
     // A bare name takes `^` + latest; a `^`/`~` range keeps its prefix;

@@ -36,7 +36,7 @@ mod project_scripts;
 mod remove;
 pub mod reporter;
 mod resolve;
-pub use resolve::{Update, locked_versions, pick_version};
+pub use resolve::{Update, exotic_package_name, locked_versions, pick_version};
 pub use validation::read_manifest;
 pub mod settings;
 mod skills;

@@ -278,6 +278,41 @@ pub fn pick_version(
         .map_err(InstallError::Resolve)
 }
 
+/// The name in the manifest of the package a tarball URL or git
+/// repository specifier names (downloading or cloning it), as `add`
+/// saves such a specifier (pnpm 12.21); `None` for other specifiers or a
+/// manifest without a name.
+pub fn exotic_package_name(
+    config: &Config,
+    runtime: &tokio::runtime::Handle,
+    spec: &str,
+) -> Result<Option<String>, InstallError> {
+    use pacquet_resolver::remote::RemoteSources as _;
+    let url = pacquet_resolver::remote::tarball_url(spec);
+    let git = GitSpec::parse(spec);
+    if url.is_none() && git.is_none() {
+        return Ok(None);
+    }
+    let access = RegistryAccess::new(config)?;
+    let remote = RemoteSources {
+        config,
+        fetcher: &access.fetcher,
+    };
+    let manifest = match (url, git) {
+        (Some(url), _) => runtime
+            .block_on(remote.tarball(spec, &url))
+            .map(|t| t.manifest),
+        (None, Some(git)) => runtime.block_on(remote.git(spec, &git)).map(|g| g.manifest),
+        (None, None) => return Ok(None),
+    }
+    .map_err(InstallError::Resolve)?;
+    Ok(manifest
+        .get("name")
+        .and_then(serde_json::Value::as_str)
+        .filter(|name| !name.is_empty())
+        .map(str::to_owned))
+}
+
 /// The versions of each package name the workspace's lockfile has (none
 /// without a readable one): what `add` prefers.
 pub fn locked_versions(config: &Config) -> std::collections::HashMap<String, Vec<String>> {

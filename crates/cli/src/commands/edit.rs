@@ -529,6 +529,13 @@ fn specifier_to_save(
     manifest: &serde_json::Value,
     locked: &std::collections::HashMap<String, Vec<String>>,
 ) -> Result<(String, String), Failure> {
+    // A tarball URL or git repository is saved as given, under the name
+    // its manifest has (pnpm 12.21).
+    if let Some(name) = pacquet_installer::exotic_package_name(config, runtime, raw)
+        .map_err(|e| Box::new(e) as Failure)?
+    {
+        return Ok((name, raw.to_owned()));
+    }
     let (alias, given) = match raw[1.min(raw.len())..].find('@') {
         Some(at) => (&raw[..at + 1], Some(&raw[at + 2..])),
         None => (raw, None),
