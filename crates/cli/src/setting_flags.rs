@@ -20,6 +20,7 @@ const SETTING_FLAGS: &[&str] = &[
     "hoist",
     "hoist-pattern",
     "http-proxy",
+    "ignore-pnpmfile",
     "include-workspace-root",
     "https-proxy",
     "modules-dir",
