@@ -86,18 +86,7 @@ impl Pnpmfile {
                 message: failed.to_owned(),
             });
         }
-        let names = |key: &str| -> Vec<String> {
-            hello
-                .get(key)
-                .and_then(Value::as_array)
-                .map(|items| {
-                    items
-                        .iter()
-                        .filter_map(|v| v.as_str().map(str::to_owned))
-                        .collect()
-                })
-                .unwrap_or_default()
-        };
+        let names = |key: &str| strings(hello.get(key));
         let hooks = names("hooks");
         let unsupported = hooks
             .iter()
@@ -151,16 +140,7 @@ impl Pnpmfile {
                 message: format!("node stopped answering: {e}"),
             })?;
         let answer = io.receive(&shown)?;
-        let logs = answer
-            .get("logs")
-            .and_then(Value::as_array)
-            .map(|items| {
-                items
-                    .iter()
-                    .filter_map(|v| v.as_str().map(str::to_owned))
-                    .collect()
-            })
-            .unwrap_or_default();
+        let logs = strings(answer.get("logs"));
         if let Some(failed) = answer.get("failed").and_then(Value::as_str) {
             return Err(HookError::Execution {
                 pnpmfile: shown,
@@ -184,6 +164,19 @@ impl Pnpmfile {
             }),
         }
     }
+}
+
+/// The strings of a JSON array (none for anything else).
+fn strings(value: Option<&Value>) -> Vec<String> {
+    value
+        .and_then(Value::as_array)
+        .map(|items| {
+            items
+                .iter()
+                .filter_map(|v| v.as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 impl Io {

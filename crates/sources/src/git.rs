@@ -1,7 +1,10 @@
 //! `type: git` resolutions: clone the repository with the system `git`,
 //! check out the locked commit, then prepare and store the package.
 
-use std::{path::Path, process::Command};
+use std::{
+    path::{Path, PathBuf},
+    process::Command,
+};
 
 use pacquet_cas::Cas;
 
@@ -19,45 +22,44 @@ pub fn fetch_git(
     commit: &str,
     path: Option<&str>,
 ) -> Result<PackageFilesIndex, SourceError> {
+    let (_tmp, dir) = checkout(package_id, repo, commit, path)?;
+    prepare_and_store(cas, may_prepare, package_id, &dir)
+}
+
+/// A scratch clone of `repo` at `commit` (removed when the returned
+/// directory is dropped) and the package's directory in it.
+fn checkout(
+    package_id: &str,
+    repo: &str,
+    commit: &str,
+    path: Option<&str>,
+) -> Result<(TempDir, PathBuf), SourceError> {
     let tmp = TempDir::new("git").map_err(|source| SourceError::SourceIo {
         package_id: package_id.to_owned(),
         what: "create a directory for the clone",
         source,
     })?;
     let checkout = tmp.path().join("repo");
+    // A clone without checkout, then the commit: works for any commit the
+    // repository has, whatever the server allows to be fetched by id.
     let fail = |step: &str, output: String| SourceError::GitFetch {
         package_id: package_id.to_owned(),
         repo: repo.to_owned(),
         commit: commit.to_owned(),
         output: format!("git {step}: {output}"),
     };
-    clone_at(tmp.path(), &checkout, repo, commit).map_err(|(step, o)| fail(step, o))?;
-    let dir = sub_dir(&checkout, path, package_id)?;
-    prepare_and_store(cas, may_prepare, package_id, &dir)
-}
-
-/// Clones `repo` into `checkout` (a directory of `parent`) and checks out
-/// `commit`; the error is the step that failed and git's output.
-fn clone_at(
-    parent: &Path,
-    checkout: &Path,
-    repo: &str,
-    commit: &str,
-) -> Result<(), (&'static str, String)> {
-    // A clone without checkout, then the commit: works for any commit the
-    // repository has, whatever the server allows to be fetched by id.
-    let name = checkout
-        .file_name()
-        .and_then(|n| n.to_str())
-        .unwrap_or("repo");
     git(
-        parent,
-        &["clone", "--quiet", "--no-checkout", "--", repo, name],
+        tmp.path(),
+        &["clone", "--quiet", "--no-checkout", "--", repo, "repo"],
     )
-    .map_err(|o| ("clone", o))?;
-    git(checkout, &["checkout", "--quiet", "--detach", commit, "--"])
-        .map_err(|o| ("checkout", o))?;
-    Ok(())
+    .map_err(|o| fail("clone", o))?;
+    git(
+        &checkout,
+        &["checkout", "--quiet", "--detach", commit, "--"],
+    )
+    .map_err(|o| fail("checkout", o))?;
+    let dir = sub_dir(&checkout, path, package_id)?;
+    Ok((tmp, dir))
 }
 
 /// `git ls-remote -- <repo> [patterns]`: the refs of `repo` (all of them
@@ -77,21 +79,7 @@ pub fn git_manifest(
     path: Option<&str>,
     package_id: &str,
 ) -> Result<Option<serde_json::Value>, SourceError> {
-    let tmp = TempDir::new("git").map_err(|source| SourceError::SourceIo {
-        package_id: package_id.to_owned(),
-        what: "create a directory for the clone",
-        source,
-    })?;
-    let checkout = tmp.path().join("repo");
-    clone_at(tmp.path(), &checkout, repo, commit).map_err(|(step, output)| {
-        SourceError::GitFetch {
-            package_id: package_id.to_owned(),
-            repo: repo.to_owned(),
-            commit: commit.to_owned(),
-            output: format!("git {step}: {output}"),
-        }
-    })?;
-    let dir = sub_dir(&checkout, path, package_id)?;
+    let (_tmp, dir) = checkout(package_id, repo, commit, path)?;
     crate::read_manifest(&dir).map_err(|source| SourceError::SourceIo {
         package_id: package_id.to_owned(),
         what: "read the package.json",
