@@ -984,6 +984,23 @@ fn pnpmfile_read_package_hooks_resolve_like_pnpm() {
     pacquet_ok(&env, &project, &["install", "--frozen-lockfile"]);
     assert!(project.join("node_modules/pq-plain").exists());
 
+    // `--ignore-pnpmfile`: no hook, no checksum, in both tools.
+    let tmp = tempfile::tempdir().unwrap();
+    let [(pnpm_project, pnpm_env), (project, env)] =
+        sides(&registry, tmp.path(), "basic", &|project: &Path| {
+            std::fs::write(project.join(".pnpmfile.cjs"), READ_PACKAGE_HOOK).unwrap();
+            with_dependency(project, "pq-dup-parent-a", "1.0.0");
+        });
+    let args = ["install", "--ignore-pnpmfile", "--lockfile-only"];
+    pnpm_env.run_ok(&pnpm_project, &args);
+    pacquet_ok(&env, &project, &args);
+    let ignored = lockfile(&project);
+    pretty_assertions::assert_eq!(ignored, lockfile(&pnpm_project));
+    assert!(
+        !ignored.contains("pnpmfileChecksum") && !ignored.contains("pq-deep-1"),
+        "{ignored}"
+    );
+
     let tmp = tempfile::tempdir().unwrap();
     let throwing = |project: &Path| {
         std::fs::write(
