@@ -398,11 +398,12 @@ impl<'a, M: Metadata> Walker<'a, M> {
         self.patches = Some(patches);
     }
 
-    /// `injectWorkspacePackages`.
+    /// `blockExoticSubdeps`.
     pub fn set_block_exotic_subdeps(&mut self, block: bool) {
         self.block_exotic_subdeps = block;
     }
 
+    /// `injectWorkspacePackages`.
     pub fn set_inject_workspace_packages(&mut self, inject: bool) {
         self.inject_workspace_packages = inject;
     }
