@@ -6,7 +6,11 @@ const { pathToFileURL } = require('node:url')
 const readline = require('node:readline')
 
 const file = process.argv[1]
-const send = (value) => process.stdout.write(JSON.stringify(value) + '\n')
+// Standard output carries the answers alone: what the pnpmfile prints
+// (console.log in a hook, a write to stdout) goes to standard error.
+const write = process.stdout.write.bind(process.stdout)
+process.stdout.write = (chunk, ...rest) => process.stderr.write(chunk, ...rest)
+const send = (value) => write(JSON.stringify(value) + '\n')
 const message = (err) => (err && err.message !== undefined ? String(err.message) : String(err))
 
 async function load () {

@@ -35,6 +35,25 @@ fn read_package_changes_manifests_and_keeps_logs() {
     }
 }
 
+/// What a hook prints does not get in the way of its answers.
+#[test]
+fn printing_hooks_still_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = pnpmfile(
+        dir.path(),
+        ".pnpmfile.cjs",
+        "console.log('loading'); module.exports = { hooks: { readPackage(pkg) { \
+         console.log('saw', pkg.name); process.stdout.write('raw\\n'); console.info({ a: 1 }); return pkg } } }",
+    );
+    let hooks = Pnpmfile::load(&path, dir.path()).unwrap();
+    for name in ["a", "b"] {
+        let out = hooks
+            .read_package(&serde_json::json!({ "name": name }))
+            .unwrap();
+        assert_eq!(out.manifest["name"], name);
+    }
+}
+
 #[test]
 fn esm_pnpmfiles_load() {
     let dir = tempfile::tempdir().unwrap();
