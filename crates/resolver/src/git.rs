@@ -56,7 +56,11 @@ impl GitSpec {
         if crate::remote::GIT_HOSTS.contains(&host.strip_prefix("www.").unwrap_or(&host)) {
             return None;
         }
-        let hash = url.fragment().filter(|f| !f.is_empty()).map(percent_decode);
+        let hash = url.fragment().filter(|f| !f.is_empty()).map(|f| {
+            percent_encoding::percent_decode_str(f)
+                .decode_utf8_lossy()
+                .into_owned()
+        });
         url.set_fragment(None);
         let text = url.to_string();
         let repo = text.strip_prefix("git+").unwrap_or(&text).to_owned();
@@ -294,26 +298,6 @@ fn scp_repo_to_url(repo: &str) -> String {
         }
         _ => repo.to_owned(),
     }
-}
-
-fn percent_decode(s: &str) -> String {
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%'
-            && let Some(byte) = s
-                .get(i + 1..i + 3)
-                .and_then(|hex| u8::from_str_radix(hex, 16).ok())
-        {
-            out.push(byte);
-            i += 3;
-            continue;
-        }
-        out.push(bytes[i]);
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 #[cfg(test)]

@@ -530,10 +530,7 @@ impl<'a, M: Metadata> Walker<'a, M> {
         if is_tarball_path(path) {
             let read = self.read_tarball.ok_or_else(unsupported)?;
             let (json, integrity) = read(&target).map_err(local_error(alias, specifier))?;
-            let mut manifest = VersionManifest::from_value(&json);
-            if manifest.name.is_empty() {
-                manifest.name = alias.to_owned();
-            }
+            let mut manifest = named_manifest(&json, alias);
             manifest.tarball = Some(format!("file:{target}"));
             manifest.integrity = Some(integrity);
             let id = format!("{}@file:{target}", manifest.name);
@@ -619,6 +616,20 @@ impl<'a, M: Metadata> Walker<'a, M> {
                 .unwrap_or(false)
     }
 
+    /// Where remote tarballs and git repositories come from; without
+    /// them, `spec` of `alias` is refused.
+    fn remote_sources(
+        &self,
+        alias: &str,
+        spec: &str,
+    ) -> Result<&'a dyn crate::remote::RemoteSources, ResolveError> {
+        self.remote.ok_or_else(|| ResolveError::UnsupportedSpec {
+            alias: alias.to_owned(),
+            spec: spec.to_owned(),
+            importer: "this install".to_owned(),
+        })
+    }
+
     /// The package the remote tarball at `url` (normalized) is, downloaded
     /// once per install: `name@<url>`, its manifest read from the archive
     /// (docs/resolution.md §13).
@@ -626,18 +637,8 @@ impl<'a, M: Metadata> Walker<'a, M> {
         if let Some(id) = self.exotic.get(url) {
             return Ok(id.clone());
         }
-        let Some(remote) = self.remote else {
-            return Err(ResolveError::UnsupportedSpec {
-                alias: alias.to_owned(),
-                spec: url.to_owned(),
-                importer: "this install".to_owned(),
-            });
-        };
-        let tarball = remote.tarball(alias, url).await?;
-        let mut manifest = VersionManifest::from_value(&tarball.manifest);
-        if manifest.name.is_empty() {
-            manifest.name = alias.to_owned();
-        }
+        let tarball = self.remote_sources(alias, url)?.tarball(alias, url).await?;
+        let mut manifest = named_manifest(&tarball.manifest, alias);
         manifest.tarball = Some(tarball.url);
         manifest.integrity = Some(tarball.integrity);
         let id = format!("{}@{url}", manifest.name);
@@ -654,18 +655,11 @@ impl<'a, M: Metadata> Walker<'a, M> {
         if let Some(id) = self.exotic.get(&key) {
             return Ok(id.clone());
         }
-        let Some(remote) = self.remote else {
-            return Err(ResolveError::UnsupportedSpec {
-                alias: alias.to_owned(),
-                spec: spec.repo.clone(),
-                importer: "this install".to_owned(),
-            });
-        };
-        let package = remote.git(alias, spec).await?;
-        let mut manifest = VersionManifest::from_value(&package.manifest);
-        if manifest.name.is_empty() {
-            manifest.name = alias.to_owned();
-        }
+        let package = self
+            .remote_sources(alias, &spec.raw)?
+            .git(alias, spec)
+            .await?;
+        let manifest = named_manifest(&package.manifest, alias);
         let id = format!("{}@{}", manifest.name, spec.id_version(&package.commit));
         self.directories.insert(id.clone(), manifest);
         self.graph.git.insert(
@@ -710,10 +704,7 @@ impl<'a, M: Metadata> Walker<'a, M> {
             });
         };
         let json = read(target).map_err(local_error(alias, specifier))?;
-        let mut manifest = VersionManifest::from_value(&json);
-        if manifest.name.is_empty() {
-            manifest.name = target.rsplit('/').next().unwrap_or(alias).to_owned();
-        }
+        let manifest = named_manifest(&json, target.rsplit('/').next().unwrap_or(alias));
         let id = format!("{}@file:{target}", manifest.name);
         self.directories.insert(id.clone(), manifest);
         Ok(id)
@@ -1455,6 +1446,16 @@ fn locked_git_commit(version: &str) -> Option<&str> {
     let (_, hash) = after.rsplit_once('#')?;
     let commit = hash.split('&').next()?;
     (commit.len() == 40 && commit.bytes().all(|b| b.is_ascii_hexdigit())).then_some(commit)
+}
+
+/// A local or remote package's manifest, named `fallback` when its
+/// `package.json` has no name.
+fn named_manifest(json: &serde_json::Value, fallback: &str) -> VersionManifest {
+    let mut manifest = VersionManifest::from_value(json);
+    if manifest.name.is_empty() {
+        manifest.name = fallback.to_owned();
+    }
+    manifest
 }
 
 /// Why a `file:` directory or tarball of `alias` could not be read.
