@@ -1023,8 +1023,9 @@ fn pnpmfile_read_package_hooks_resolve_like_pnpm() {
     assert!(!project.join("pnpm-lock.yaml").exists());
 }
 
-/// A remote tarball that cannot be had fails the resolution with the
-/// reason pnpm 12.21 gives, and writes nothing.
+/// A remote tarball that cannot be had, or is not a package tarball, fails
+/// the resolution with the reason (pnpm 12.21 gives the same reason for a
+/// 404), and writes nothing.
 #[test]
 fn a_missing_remote_tarball_is_refused() {
     let registry = Registry::start_fixtures();
@@ -1036,6 +1037,21 @@ fn a_missing_remote_tarball_is_refused() {
     fails_saying(&out, "ERR_PACQUET_REMOTE_TARBALL_FETCH", "HTTP 404");
     assert!(!project.join("pnpm-lock.yaml").exists());
     assert!(!project.join("node_modules").exists());
+
+    // A response that is not a package tarball.
+    registry.serve_json(
+        "files/not-a-tarball.tgz",
+        &serde_json::json!({"not": "a tarball"}),
+    );
+    let bad = format!("{}files/not-a-tarball.tgz", registry.url());
+    with_dependency(&project, "dp", &bad);
+    let out = pacquet(&env, &project, &["install"]);
+    fails_saying(
+        &out,
+        "ERR_PACQUET_REMOTE_TARBALL_CONTENTS",
+        "not a package tarball",
+    );
+    assert!(!project.join("pnpm-lock.yaml").exists());
 }
 
 /// Two range selectors patching one version fail as in pnpm 12.21, and
