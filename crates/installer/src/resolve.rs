@@ -452,36 +452,30 @@ impl<'c> RegistryAccess<'c> {
         })
     }
 
+    /// Whether `version` is old enough for `minimumReleaseAge`.
     fn mature(&self, packument: &Packument, version: &Version) -> bool {
-        mature(&self.policy, packument, &version.to_string())
-    }
-}
-
-/// Whether `version` is old enough for `minimumReleaseAge`.
-fn mature(policy: &Policy, packument: &Packument, version: &str) -> bool {
-    let Some(cutoff) = policy.cutoff_ms() else {
-        return true;
-    };
-    if !policy.age_applies(&packument.name, version) {
-        return true;
-    }
-    // Nothing in the document changed since the cutoff.
-    if packument
-        .modified
-        .as_deref()
-        .and_then(pacquet_state::parse_iso_date)
-        .is_some_and(|modified| modified <= cutoff)
-    {
-        return true;
-    }
-    match packument
-        .time
-        .as_ref()
-        .and_then(|t| t.get(version))
-        .and_then(|t| pacquet_state::parse_iso_date(t))
-    {
-        Some(published) => published <= cutoff,
-        None => policy.ignore_missing_time,
+        let Some(cutoff) = self.policy.cutoff_ms() else {
+            return true;
+        };
+        // Nothing in the document changed since the cutoff: asked first,
+        // as it answers for most documents without formatting the version.
+        if packument
+            .modified_ms
+            .is_some_and(|modified| modified <= cutoff)
+        {
+            return true;
+        }
+        let version = version.to_string();
+        if !self.policy.age_applies(&packument.name, &version) {
+            return true;
+        }
+        match packument
+            .published(&version)
+            .and_then(pacquet_state::parse_iso_date)
+        {
+            Some(published) => published <= cutoff,
+            None => self.policy.ignore_missing_time,
+        }
     }
 }
 

@@ -7,7 +7,7 @@ use nodejs_semver::{Range, Version};
 use pacquet_lockfile::ProjectManifest;
 
 use crate::ResolveError;
-use crate::graph::{Graph, Walker, id_name, id_version, merged_range};
+use crate::graph::{Graph, Walker, id_is_of, id_version, merged_range};
 use crate::peers::{PeerOptions, resolve_peers};
 use crate::source::Metadata;
 
@@ -78,9 +78,6 @@ pub async fn install_missing<M: Metadata>(
         // hoists those providers (docs/resolution.md §3).
         let providers = &mut walker.graph.importers[index].peer_providers;
         providers.extend(resolution.providers[index].keys().cloned());
-        if std::env::var_os("PQ_DEBUG_PEERS").is_some() {
-            eprintln!("ROUND {install:?}");
-        }
         walker.add_auto_peers(index, manifest, &install).await?;
     }
 }
@@ -92,7 +89,7 @@ fn highest_in_tree(graph: &Graph, name: &str, range: &str) -> Option<Version> {
     graph
         .packages
         .keys()
-        .filter(|id| id_name(id) == name)
+        .filter(|id| id_is_of(id, name))
         .filter_map(|id| Version::parse(id_version(id)).ok())
         .filter(|v| v.satisfies(&range))
         .max()

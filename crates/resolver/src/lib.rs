@@ -153,8 +153,8 @@ fn immature_in(
             let time = graph
                 .packuments
                 .get(&name)
-                .and_then(|p| p.time.as_ref())
-                .and_then(|t| t.get(&version).cloned());
+                .and_then(|p| p.published(&version))
+                .map(str::to_owned);
             (name, version, time)
         })
         .collect();

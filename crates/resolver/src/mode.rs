@@ -55,15 +55,12 @@ pub fn time_ceiling<'p>(
         let Some((name, version)) = id.rsplit_once('@').filter(|(n, _)| !n.is_empty()) else {
             continue;
         };
-        let Some(stamp) = packument_of(name)
-            .and_then(|p| p.time.as_ref())
-            .and_then(|t| t.get(version))
-        else {
+        let Some(stamp) = packument_of(name).and_then(|p| p.published(version)) else {
             continue;
         };
         if let Some(ms) = pacquet_state::parse_iso_date(stamp) {
             newest = Some(newest.map_or(ms, |n| n.max(ms)));
-            dates.insert(id.clone(), stamp.clone());
+            dates.insert(id.clone(), stamp.to_owned());
         }
     }
     (newest.map(|n| n + 3_600_000), dates)
@@ -73,9 +70,7 @@ pub fn time_ceiling<'p>(
 /// without a date passes: registries that publish none cannot be dated.
 pub fn published_by(packument: &Packument, version: &Version, ceiling: i64) -> bool {
     packument
-        .time
-        .as_ref()
-        .and_then(|t| t.get(&version.to_string()))
+        .published(&version.to_string())
         .and_then(|stamp| pacquet_state::parse_iso_date(stamp))
         .is_none_or(|ms| ms <= ceiling)
 }

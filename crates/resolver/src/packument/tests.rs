@@ -51,7 +51,9 @@ fn versions_stay_raw_until_picked() {
     assert_eq!(p.dist_tags.len(), 1);
     let v = Version::parse("1.0.0").unwrap();
     assert_eq!(p.version_json(&v).unwrap(), r#"{"version":"1.0.0"}"#);
-    assert!(p.time.is_some());
+    assert!(p.has_time());
+    assert_eq!(p.published("1.0.0"), Some("2020-01-01T00:00:00.000Z"));
+    assert_eq!(p.published("2.0.0"), None);
     assert!(Packument::parse(b"{\"name\":".to_vec()).is_err());
     assert!(Packument::parse(b"\"text\"".to_vec()).is_err());
     assert!(
@@ -89,8 +91,11 @@ fn a_mirror_file_reads_as_its_document_does() {
     let from_file = Packument::from_kept(kept(&document));
     assert_eq!(from_file.name, parsed.name);
     assert_eq!(from_file.dist_tags, parsed.dist_tags);
-    assert_eq!(from_file.time, parsed.time);
-    assert_eq!(from_file.modified, parsed.modified);
+    for key in ["1.0.0", "modified", "1.1.0"] {
+        assert_eq!(from_file.published(key), parsed.published(key), "{key}");
+    }
+    assert_eq!(from_file.has_time(), parsed.has_time());
+    assert_eq!(from_file.modified_ms, parsed.modified_ms);
     let versions = |p: &Packument| -> Vec<(String, String)> {
         p.versions
             .iter()
@@ -119,4 +124,32 @@ fn a_mirror_index_that_cuts_a_character_reads_as_no_json() {
     let (_, range) = &packument.versions[0];
     assert_eq!(packument.json_at(range), "");
     assert!(VersionManifest::parse(packument.json_at(range)).is_err());
+}
+
+/// `published` reads the `time` text as a JSON parser would: the last of
+/// duplicate members, string values only, escapes and nested values
+/// through the parser.
+#[test]
+fn publish_times_read_as_parsed() {
+    let times = [
+        r#"{"1.0.0":"2020-01-01T00:00:00.000Z","modified":"2021-01-01T00:00:00.000Z"}"#,
+        r#"{ "1.0.0" : "a" , "1.0.0":"b", "2.0.0": 5, "3.0.0": null }"#,
+        r#"{"x":"1.0.0","1.0.0":"c\"d","y":"\"1.0.0\":\"e\""}"#,
+        r#"{"x":{"1.0.0":"nested"},"2.0.0":"f"}"#,
+        r#"{"x":["1.0.0"],"1.0.0":"g"}"#,
+        r#"{"latest":"1.0.0"}"#,
+        r#"{}"#,
+    ];
+    for time in times {
+        let doc = format!(r#"{{"name":"p","versions":{{}},"time":{time}}}"#);
+        let p = Packument::parse(doc.into_bytes()).unwrap();
+        let parsed: serde_json::Map<String, serde_json::Value> =
+            serde_json::from_str(time).unwrap();
+        for key in [
+            "1.0.0", "2.0.0", "3.0.0", "modified", "x", "y", "latest", "4.0.0",
+        ] {
+            let want = parsed.get(key).and_then(|v| v.as_str());
+            assert_eq!(p.published(key), want, "{key} in {time}");
+        }
+    }
 }

@@ -112,3 +112,116 @@ fn lowest_direct_picks_the_lowest_satisfying_version() {
     assert_eq!(lowest("latest", &|_| 0).as_deref(), Some("1.2.0"));
     assert_eq!(lowest("2.0.0", &|_| 0).as_deref(), Some("2.0.0"));
 }
+
+/// What `pick` answers for a range, computed the plain way: every
+/// satisfying eligible version is a candidate; the heaviest preferred
+/// group, else the candidates that are not deprecated (all if none is),
+/// and in the group `latest` if present, else the highest.
+fn reference_pick(
+    p: &Packument,
+    range: &nodejs_semver::Range,
+    weight: &dyn Fn(&Version) -> u32,
+    eligible: &dyn Fn(&Version) -> bool,
+) -> Option<Version> {
+    let latest = Version::parse(p.dist_tags.get("latest")?).ok();
+    let candidates: Vec<&(Version, _)> = p
+        .versions
+        .iter()
+        .filter(|(v, _)| v.satisfies(range) && eligible(v))
+        .collect();
+    if candidates.is_empty() {
+        let latest = latest.filter(|_| is_any(range))?;
+        return p
+            .versions
+            .iter()
+            .map(|(v, _)| v)
+            .find(|v| **v == latest && eligible(v))
+            .cloned();
+    }
+    let best = |group: &[&(Version, _)]| {
+        group
+            .iter()
+            .map(|(v, _)| v)
+            .find(|v| Some(*v) == latest.as_ref())
+            .or_else(|| group.iter().map(|(v, _)| v).max())
+            .cloned()
+    };
+    let heaviest = candidates.iter().map(|(v, _)| weight(v)).max().unwrap_or(0);
+    if heaviest > 0 {
+        let group: Vec<_> = candidates
+            .iter()
+            .copied()
+            .filter(|(v, _)| weight(v) == heaviest)
+            .collect();
+        return best(&group);
+    }
+    let fresh: Vec<_> = candidates
+        .iter()
+        .copied()
+        .filter(|(_, at)| !is_deprecated(p.json_at(at)))
+        .collect();
+    if fresh.is_empty() {
+        best(&candidates)
+    } else {
+        best(&fresh)
+    }
+}
+
+/// The pick that asks eligibility and deprecation lazily answers as the
+/// plain one on random packuments, preferences and age limits.
+#[test]
+fn lazy_range_picks_match_the_plain_pick() {
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = move |bound: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % bound
+    };
+    let ranges = [
+        "^1.0.0",
+        "*",
+        ">=1.1.0",
+        "~1.2.0",
+        "^2.0.0-0",
+        "<2.0.0",
+        "1.x || 3.x",
+    ];
+    for _ in 0..3000 {
+        let mut versions = Vec::new();
+        for major in 1..=3 {
+            for minor in 0..=2 {
+                match next(5) {
+                    0 => {}
+                    1 => versions.push(format!("{major}.{minor}.0d")),
+                    2 => versions.push(format!("{major}.{minor}.0-rc.1")),
+                    _ => versions.push(format!("{major}.{minor}.0")),
+                }
+            }
+        }
+        if versions.is_empty() {
+            continue;
+        }
+        // Out of publish order, as some documents are.
+        let shift = next(versions.len() as u64) as usize;
+        versions.rotate_left(shift);
+        let latest = versions[next(versions.len() as u64) as usize]
+            .trim_end_matches('d')
+            .to_owned();
+        let refs: Vec<&str> = versions.iter().map(String::as_str).collect();
+        let p = packument(&refs, &latest, &[]);
+        let weights: Vec<u32> = (0..9)
+            .map(|_| [0, 0, 0, 1, 1000][next(5) as usize])
+            .collect();
+        let young: Vec<bool> = (0..9).map(|_| next(4) == 0).collect();
+        let slot = |v: &Version| ((v.major() - 1) * 3 + v.minor()) as usize;
+        let weight = |v: &Version| weights[slot(v)];
+        let eligible = |v: &Version| !young[slot(v)];
+        for raw in ranges {
+            let range = nodejs_semver::Range::parse(raw).unwrap();
+            let want = reference_pick(&p, &range, &weight, &eligible);
+            let got = pick(&p, &Selector::Range(range), &weight, &eligible).cloned();
+            assert_eq!(got, want, "{raw} over {versions:?}, latest {latest}");
+        }
+    }
+}
