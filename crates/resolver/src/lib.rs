@@ -26,6 +26,7 @@ pub mod mode;
 pub mod packument;
 pub mod peers;
 pub mod pick;
+mod read_ahead;
 pub mod remote;
 pub mod source;
 pub mod spec;

@@ -4,7 +4,6 @@
 use std::collections::{HashMap, HashSet};
 use std::future::Future;
 use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use pacquet_registry_metadata::{Body, Client, Kind};
@@ -13,6 +12,7 @@ use tokio::sync::OnceCell;
 
 use crate::ResolveError;
 use crate::packument::Packument;
+use crate::read_ahead::ReadAhead;
 
 /// Gives the packument of a package name.
 pub trait Metadata: Sync {
@@ -25,9 +25,12 @@ pub trait Metadata: Sync {
     fn registry(&self, name: &str) -> String;
 
     /// Reads ahead what [`Metadata::packument`] will be asked for `names`
-    /// where that needs no request, on every core; what it cannot answer
-    /// alone is left to [`Metadata::packument`].
+    /// where that needs no request; what it cannot answer alone is left to
+    /// [`Metadata::packument`].
     fn prefetch(&self, _names: &[&str]) {}
+
+    /// `name` will be asked for soon: a reader thread may read it ahead.
+    fn hint(&self, _name: &str) {}
 
     /// The registry's current document of `name`, when the one
     /// [`Metadata::packument`] gave came from the metadata mirror without a
@@ -49,10 +52,6 @@ pub trait Registries: Send + Sync {
     /// The `Authorization` header value for `url`, if any.
     fn authorization_for(&self, url: &str, name: &str) -> Option<String>;
 }
-
-/// Fewer documents than this per extra thread are read on one: a thread
-/// costs about as much as reading a few small documents.
-const PREFETCH_PER_THREAD: usize = 8;
 
 type Cell = Arc<OnceCell<Result<Arc<Packument>, ResolveError>>>;
 
@@ -79,6 +78,7 @@ pub struct RegistryMetadata<'a> {
     /// Names whose document came from the mirror without a request.
     unverified: Mutex<HashSet<String>>,
     cells: Mutex<HashMap<String, Cell>>,
+    read_ahead: ReadAhead,
 }
 
 impl<'a> RegistryMetadata<'a> {
@@ -100,6 +100,7 @@ impl<'a> RegistryMetadata<'a> {
             always_ask: None,
             unverified: Mutex::default(),
             cells: Mutex::default(),
+            read_ahead: ReadAhead::default(),
         }
     }
 
@@ -140,6 +141,36 @@ impl<'a> RegistryMetadata<'a> {
             return Ok(abbreviated);
         }
         self.fetch_kind(name, Kind::Full, ask).await
+    }
+
+    /// A reader thread: reads the kept documents of the names
+    /// [`Metadata::hint`] and [`Metadata::prefetch`] queue while the walk
+    /// goes on, until [`RegistryMetadata::stop_reading_ahead`]. Without
+    /// one, [`Metadata::prefetch`] reads them on the walker's thread.
+    pub fn read_ahead(&self) {
+        self.read_ahead.work(|name| self.read_kept(name));
+    }
+
+    /// Ends the [`RegistryMetadata::read_ahead`] threads.
+    pub fn stop_reading_ahead(&self) {
+        self.read_ahead.close();
+    }
+
+    /// Fills the cell of `name` from its kept documents, where they answer
+    /// without a request.
+    fn read_kept(&self, name: &str) {
+        let filled = {
+            let cells = self.cells.lock().unwrap_or_else(|e| e.into_inner());
+            cells.get(name).is_some_and(|cell| cell.initialized())
+        };
+        if filled {
+            return;
+        }
+        if let Some(packument) = self.fetch_kept(name) {
+            let mut cells = self.cells.lock().unwrap_or_else(|e| e.into_inner());
+            // A cell filled meanwhile keeps its answer.
+            let _ = cells.entry(name.to_owned()).or_default().set(Ok(packument));
+        }
     }
 
     /// What [`RegistryMetadata::fetch`] gives without a request: the kept
@@ -254,51 +285,22 @@ impl Metadata for RegistryMetadata<'_> {
         self.registries.registry_for(name)
     }
 
-    /// Kept documents are read and decoded on every core: on the walker's
-    /// thread alone they were ~45 % of alotta's resolution from a warm
-    /// cache.
+    /// Kept documents are read on the walker's thread and on the reader
+    /// threads ([`RegistryMetadata::read_ahead`]): on the walker's thread
+    /// alone they were ~45 % of alotta's resolution from a warm cache.
     fn prefetch(&self, names: &[&str]) {
-        let wanted: Vec<&str> = {
-            let cells = self.cells.lock().unwrap_or_else(|e| e.into_inner());
-            names
-                .iter()
-                .copied()
-                .filter(|name| cells.get(*name).is_none_or(|cell| !cell.initialized()))
-                .collect()
-        };
-        if self.kept_since.is_none() || wanted.is_empty() {
+        if self.kept_since.is_none() {
             return;
         }
-        let next = AtomicUsize::new(0);
-        let work = || {
-            let mut found = Vec::new();
-            loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(name) = wanted.get(i) else {
-                    return found;
-                };
-                if let Some(packument) = self.fetch_kept(name) {
-                    found.push((*name, packument));
-                }
-            }
-        };
-        let threads = std::thread::available_parallelism()
-            .map_or(1, usize::from)
-            .min(wanted.len().div_ceil(PREFETCH_PER_THREAD));
-        let found: Vec<(&str, Arc<Packument>)> = std::thread::scope(|s| {
-            let helpers: Vec<_> = (1..threads).map(|_| s.spawn(work)).collect();
-            let mut found = work();
-            for helper in helpers {
-                // A helper that panicked leaves its names to `packument`.
-                found.extend(helper.join().unwrap_or_default());
-            }
-            found
-        });
-        let mut cells = self.cells.lock().unwrap_or_else(|e| e.into_inner());
-        for (name, packument) in found {
-            let cell = cells.entry(name.to_owned()).or_default();
-            // A cell filled meanwhile keeps its answer.
-            let _ = cell.set(Ok(packument));
+        for name in names {
+            self.read_ahead.push(name);
+        }
+        self.read_ahead.drain(|name| self.read_kept(name));
+    }
+
+    fn hint(&self, name: &str) {
+        if self.kept_since.is_some() {
+            self.read_ahead.push(name);
         }
     }
 

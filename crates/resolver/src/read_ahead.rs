@@ -1,0 +1,97 @@
+//! A queue of package names whose registry documents are read ahead of
+//! the walk. The walk names a package's dependencies as it records the
+//! package; reader threads read their kept documents while it goes on
+//! with the rest of the level, and the walker helps empty the queue when
+//! it needs the next level's documents.
+
+use std::collections::{HashSet, VecDeque};
+use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
+
+#[derive(Default)]
+pub(crate) struct ReadAhead {
+    state: Mutex<State>,
+    changed: Condvar,
+}
+
+#[derive(Default)]
+struct State {
+    queue: VecDeque<String>,
+    /// Every name ever queued: each is read once.
+    queued: HashSet<String>,
+    /// Names taken from the queue and not read yet.
+    reading: usize,
+    closed: bool,
+}
+
+impl ReadAhead {
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Queues `name` unless it was queued before.
+    pub fn push(&self, name: &str) {
+        let mut state = self.lock();
+        if state.closed || state.queued.contains(name) {
+            return;
+        }
+        state.queued.insert(name.to_owned());
+        state.queue.push_back(name.to_owned());
+        drop(state);
+        self.changed.notify_one();
+    }
+
+    /// Reads queued names with `read` until the queue is empty, then waits
+    /// until no reader thread is still reading one: afterwards every name
+    /// queued so far has been read.
+    pub fn drain(&self, read: impl Fn(&str)) {
+        let mut state = self.lock();
+        while let Some(name) = state.queue.pop_front() {
+            state.reading += 1;
+            drop(state);
+            read(&name);
+            state = self.lock();
+            state.reading -= 1;
+        }
+        while state.reading > 0 {
+            state = self
+                .changed
+                .wait(state)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+    }
+
+    /// A reader thread: reads names with `read` as they are queued, until
+    /// [`ReadAhead::close`].
+    pub fn work(&self, read: impl Fn(&str)) {
+        let mut state = self.lock();
+        loop {
+            if let Some(name) = state.queue.pop_front() {
+                state.reading += 1;
+                drop(state);
+                read(&name);
+                state = self.lock();
+                state.reading -= 1;
+                // `drain` may be waiting for the last one.
+                self.changed.notify_all();
+                continue;
+            }
+            if state.closed {
+                return;
+            }
+            state = self
+                .changed
+                .wait(state)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+    }
+
+    /// Ends the reader threads once the queue is empty; names queued later
+    /// are not read ahead.
+    pub fn close(&self) {
+        self.lock().closed = true;
+        self.changed.notify_all();
+    }
+}
+
+#[cfg(test)]
+mod tests;
