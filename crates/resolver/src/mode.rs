@@ -71,7 +71,7 @@ pub fn time_ceiling<'p>(
 pub fn published_by(packument: &Packument, version: &Version, ceiling: i64) -> bool {
     packument
         .published(&version.to_string())
-        .and_then(|stamp| pacquet_state::parse_iso_date(stamp))
+        .and_then(pacquet_state::parse_iso_date)
         .is_none_or(|ms| ms <= ceiling)
 }
 
