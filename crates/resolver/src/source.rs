@@ -168,8 +168,16 @@ impl<'a> RegistryMetadata<'a> {
         }
         if let Some(packument) = self.fetch_kept(name) {
             let mut cells = self.cells.lock().unwrap_or_else(|e| e.into_inner());
-            // A cell filled meanwhile keeps its answer.
-            let _ = cells.entry(name.to_owned()).or_default().set(Ok(packument));
+            // A cell filled meanwhile (by a request) keeps its answer.
+            if cells
+                .entry(name.to_owned())
+                .or_default()
+                .set(Ok(packument))
+                .is_ok()
+            {
+                drop(cells);
+                self.mark_unverified(name);
+            }
         }
     }
 
@@ -209,12 +217,15 @@ impl<'a> RegistryMetadata<'a> {
             cache_dir: self.cache_dir,
             offline: self.offline,
         };
-        let body = client.kept(registry, name, kind, (since != i64::MIN).then_some(since))?;
+        client.kept(registry, name, kind, (since != i64::MIN).then_some(since))
+    }
+
+    /// `name`'s document came from the mirror without a request.
+    fn mark_unverified(&self, name: &str) {
         self.unverified
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .insert(name.to_owned());
-        Some(body)
     }
 
     fn parse_body(
@@ -246,7 +257,10 @@ impl<'a> RegistryMetadata<'a> {
         let registry = self.registries.registry_for(name);
         let url = pacquet_registry_metadata::packument_url(&registry, name);
         let body = match self.kept_body(&registry, name, kind, ask) {
-            Some(body) => body,
+            Some(body) => {
+                self.mark_unverified(name);
+                body
+            }
             None => {
                 let client = Client {
                     fetcher: self.fetcher,
