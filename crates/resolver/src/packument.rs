@@ -161,17 +161,23 @@ impl Packument {
     /// parsed: some registries' abbreviated documents date every version
     /// (52,740 dates in alotta's 1,142 documents; parsing them into maps
     /// was ~15 % of its resolution) and a resolution asks a few, so the
-    /// member is looked up in the text. Text that lookup cannot read
-    /// plainly (nested values, escapes) is parsed once instead.
+    /// member is looked up in the bytes (checking them as text on each
+    /// lookup cost as much). Text that lookup cannot read plainly (nested
+    /// values, escapes) is parsed once instead.
     pub fn published(&self, key: &str) -> Option<&str> {
-        let text = self.text_at(self.time_at.as_ref()?);
+        let at = self.time_at.as_ref()?;
+        let bytes = match &self.body {
+            Text::Document(text) => &text.as_bytes()[at.clone()],
+            Text::Kept(bytes) => &bytes[at.clone()],
+        };
         let flat = *self
             .time_flat
-            .get_or_init(|| !text[1..].contains(['{', '[']));
-        if flat && let Some(found) = string_member(text, key) {
+            .get_or_init(|| memchr::memchr2(b'{', b'[', &bytes[1..]).is_none());
+        if flat && let Some(found) = string_member(bytes, key) {
             return found;
         }
         let times = self.times.get_or_init(|| {
+            let text = std::str::from_utf8(bytes).unwrap_or("");
             match serde_json::from_str::<serde_json::Map<String, Value>>(text) {
                 Ok(map) => map
                     .into_iter()
@@ -214,20 +220,24 @@ impl Packument {
 /// `None` when the text does not say plainly (the key or the value has
 /// escapes, or the value is not a string). Inside a string a quote is
 /// escaped, so a quoted key after `{` or `,` is a member's name.
-fn string_member<'t>(object: &'t str, key: &str) -> Option<Option<&'t str>> {
+fn string_member<'t>(object: &'t [u8], key: &str) -> Option<Option<&'t str>> {
     if key.contains(['"', '\\']) {
         return None;
     }
     let quoted = format!("\"{key}\"");
-    for (at, _) in object.rmatch_indices(&quoted) {
-        let before = object[..at].trim_end();
-        if !(before.ends_with('{') || before.ends_with(',')) {
+    for at in memchr::memmem::rfind_iter(object, quoted.as_bytes()) {
+        let before = object[..at].trim_ascii_end();
+        if !(before.ends_with(b"{") || before.ends_with(b",")) {
             continue;
         }
-        let after = object[at + quoted.len()..].trim_start();
-        let value = after.strip_prefix(':')?.trim_start().strip_prefix('"')?;
-        let end = value.find(['"', '\\'])?;
-        return (value.as_bytes()[end] == b'"').then_some(Some(&value[..end]));
+        let after = object[at + quoted.len()..].trim_ascii_start();
+        let value = after.strip_prefix(b":")?.trim_ascii_start();
+        let value = value.strip_prefix(b"\"")?;
+        let end = memchr::memchr2(b'"', b'\\', value)?;
+        if value[end] != b'"' {
+            return None;
+        }
+        return Some(Some(std::str::from_utf8(&value[..end]).ok()?));
     }
     Some(None)
 }

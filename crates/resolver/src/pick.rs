@@ -56,19 +56,18 @@ fn pick_in_range<'p>(
     weight: &dyn Fn(&Version) -> u32,
     eligible: &dyn Fn(&Version) -> bool,
 ) -> Option<&'p Version> {
-    // Highest first; each with its weight.
+    // Each with its weight.
     let mut satisfying: Vec<(&'p (Version, std::ops::Range<usize>), u32)> = packument
         .versions
         .iter()
         .filter(|(v, _)| v.satisfies(range))
         .map(|entry| (entry, weight(&entry.0)))
         .collect();
-    satisfying.sort_by(|a, b| b.0.0.cmp(&a.0.0));
     let is_latest = |v: &Version| Some(v) == latest;
     // `latest` if in `group`, else its highest.
-    let best = |mut group: Vec<&'p Version>| -> Option<&'p Version> {
-        let at = group.iter().position(|v| is_latest(v)).unwrap_or(0);
-        (!group.is_empty()).then(|| group.swap_remove(at))
+    let best = |group: Vec<&'p Version>| -> Option<&'p Version> {
+        let latest = group.iter().copied().find(|v| is_latest(v));
+        latest.or_else(|| group.into_iter().max())
     };
     // The preferred versions, heaviest group first.
     let mut weights: Vec<u32> = satisfying
@@ -98,6 +97,8 @@ fn pick_in_range<'p>(
         }
         eligible_seen.push(&entry.0);
     }
+    // Sorted only now: `latest` answers most picks.
+    satisfying.sort_by(|a, b| b.0.0.cmp(&a.0.0));
     for (entry, _) in &satisfying {
         if is_latest(&entry.0) || !eligible(&entry.0) {
             continue;
