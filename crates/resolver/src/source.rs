@@ -234,7 +234,9 @@ impl<'a> RegistryMetadata<'a> {
         url: String,
         body: Body,
     ) -> Result<Arc<Packument>, ResolveError> {
-        // Parsed on the task: see `read_mirror` in pacquet-registry-metadata.
+        // Parsed where it was read (the walk's task or a reader thread),
+        // not handed to the blocking pool: see `read_mirror` in
+        // pacquet-registry-metadata.
         let packument = match body {
             Body::Document(bytes) => Packument::parse(bytes).map_err(|e| e.to_string()),
             Body::Kept(kept) => Ok(Packument::from_kept(*kept)),
