@@ -48,9 +48,10 @@ impl ReadAhead {
         while let Some(name) = state.queue.pop_front() {
             state.reading += 1;
             drop(state);
+            let reading = Reading(self);
             read(&name);
+            drop(reading);
             state = self.lock();
-            state.reading -= 1;
         }
         while state.reading > 0 {
             state = self
@@ -68,11 +69,10 @@ impl ReadAhead {
             if let Some(name) = state.queue.pop_front() {
                 state.reading += 1;
                 drop(state);
+                let reading = Reading(self);
                 read(&name);
+                drop(reading);
                 state = self.lock();
-                state.reading -= 1;
-                // `drain` may be waiting for the last one.
-                self.changed.notify_all();
                 continue;
             }
             if state.closed {
@@ -90,6 +90,18 @@ impl ReadAhead {
     pub fn close(&self) {
         self.lock().closed = true;
         self.changed.notify_all();
+    }
+}
+
+/// A name being read: counted off when the read ends, also by a panic,
+/// so a `drain` waiting for it does not wait forever.
+struct Reading<'r>(&'r ReadAhead);
+
+impl Drop for Reading<'_> {
+    fn drop(&mut self) {
+        self.0.lock().reading -= 1;
+        // `drain` may be waiting for the last one.
+        self.0.changed.notify_all();
     }
 }
 

@@ -50,3 +50,30 @@ fn a_drain_returns_after_the_readers_finished_every_name() {
     });
     assert_eq!(read.lock().unwrap().len(), 60);
 }
+
+#[test]
+fn a_reader_that_panics_does_not_hold_up_a_drain() {
+    let ahead = ReadAhead::default();
+    let read = Mutex::new(Vec::new());
+    let (started, reading_bad) = std::sync::mpsc::channel();
+    std::thread::scope(|s| {
+        let reader = s.spawn(|| {
+            ahead.work(|name| {
+                if name == "bad" {
+                    started.send(()).unwrap();
+                    std::thread::sleep(Duration::from_millis(20));
+                    panic!("a reader's bug");
+                }
+                read.lock().unwrap().push(name.to_owned());
+            })
+        });
+        ahead.push("bad");
+        reading_bad.recv().unwrap();
+        ahead.push("good");
+        // Returns once the reader's read of "bad" has ended, by its panic.
+        ahead.drain(|name| read.lock().unwrap().push(name.to_owned()));
+        ahead.close();
+        assert!(reader.join().is_err(), "the reader panicked");
+    });
+    assert_eq!(*read.lock().unwrap(), ["good"]);
+}
