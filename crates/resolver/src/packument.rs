@@ -63,14 +63,9 @@ impl Packument {
         let body =
             String::from_utf8(bytes).map_err(<serde_json::Error as serde::de::Error>::custom)?;
         let raw: Raw<'_> = serde_json::from_str(&body)?;
-        let strings = |v: Option<Value>| -> HashMap<String, String> {
-            match v {
-                Some(Value::Object(map)) => map
-                    .into_iter()
-                    .filter_map(|(k, v)| Some((k, v.as_str()?.to_owned())))
-                    .collect(),
-                _ => HashMap::new(),
-            }
+        let strings = |v: Option<Value>| match v {
+            Some(Value::Object(map)) => string_values(map),
+            _ => HashMap::new(),
         };
         let base = body.as_ptr() as usize;
         let versions = raw
@@ -117,11 +112,6 @@ impl Packument {
     /// copied (alotta's warm resolution: 96 MB of documents, 200 → 140 ms
     /// from the index alone). A version's JSON is checked when it is read.
     pub fn from_kept(kept: pacquet_registry_metadata::mirror::Kept) -> Packument {
-        let strings = |map: serde_json::Map<String, Value>| -> HashMap<String, String> {
-            map.into_iter()
-                .filter_map(|(k, v)| Some((k, v.as_str()?.to_owned())))
-                .collect()
-        };
         let versions: Vec<(Version, Range<usize>)> = kept
             .versions
             .into_iter()
@@ -133,7 +123,7 @@ impl Packument {
             .filter(|at| kept.file.get(at.start) == Some(&b'{'));
         let mut packument = Packument {
             name: kept.name,
-            dist_tags: strings(kept.dist_tags),
+            dist_tags: string_values(kept.dist_tags),
             versions,
             time_at,
             time_flat: OnceLock::new(),
@@ -178,16 +168,7 @@ impl Packument {
         }
         let times = self.times.get_or_init(|| {
             let text = std::str::from_utf8(bytes).unwrap_or("");
-            match serde_json::from_str::<serde_json::Map<String, Value>>(text) {
-                Ok(map) => map
-                    .into_iter()
-                    .filter_map(|(k, v)| match v {
-                        Value::String(s) => Some((k, s)),
-                        _ => None,
-                    })
-                    .collect(),
-                Err(_) => HashMap::new(),
-            }
+            serde_json::from_str(text).map_or_else(|_| HashMap::new(), string_values)
         });
         times.get(key).map(String::as_str)
     }
@@ -213,6 +194,17 @@ impl Packument {
             .find(|(v, _)| v == version)
             .map(|(_, range)| self.json_at(range))
     }
+}
+
+/// The members of a JSON object whose values are strings (`dist-tags`,
+/// `time`): others count as absent.
+fn string_values(map: serde_json::Map<String, Value>) -> HashMap<String, String> {
+    map.into_iter()
+        .filter_map(|(k, v)| match v {
+            Value::String(s) => Some((k, s)),
+            _ => None,
+        })
+        .collect()
 }
 
 /// The string value of member `key` of the flat JSON object `object`

@@ -45,13 +45,12 @@ impl ReadAhead {
     /// queued so far has been read.
     pub fn drain(&self, read: impl Fn(&str)) {
         let mut state = self.lock();
-        while let Some(name) = state.queue.pop_front() {
-            state.reading += 1;
-            drop(state);
-            let reading = Reading(self);
-            read(&name);
-            drop(reading);
-            state = self.lock();
+        loop {
+            let (relocked, read_one) = self.read_next(state, &read);
+            state = relocked;
+            if !read_one {
+                break;
+            }
         }
         while state.reading > 0 {
             state = self
@@ -66,13 +65,9 @@ impl ReadAhead {
     pub fn work(&self, read: impl Fn(&str)) {
         let mut state = self.lock();
         loop {
-            if let Some(name) = state.queue.pop_front() {
-                state.reading += 1;
-                drop(state);
-                let reading = Reading(self);
-                read(&name);
-                drop(reading);
-                state = self.lock();
+            let (relocked, read_one) = self.read_next(state, &read);
+            state = relocked;
+            if read_one {
                 continue;
             }
             if state.closed {
@@ -83,6 +78,26 @@ impl ReadAhead {
                 .wait(state)
                 .unwrap_or_else(PoisonError::into_inner);
         }
+    }
+
+    /// Takes the next queued name and reads it with `read`, unlocked
+    /// meanwhile and counted in `reading` until the read ends (also by a
+    /// panic). Returns the lock, and whether a name was read (none when
+    /// the queue is empty).
+    fn read_next<'s>(
+        &'s self,
+        mut state: MutexGuard<'s, State>,
+        read: &impl Fn(&str),
+    ) -> (MutexGuard<'s, State>, bool) {
+        let Some(name) = state.queue.pop_front() else {
+            return (state, false);
+        };
+        state.reading += 1;
+        drop(state);
+        let reading = Reading(self);
+        read(&name);
+        drop(reading);
+        (self.lock(), true)
     }
 
     /// Ends the reader threads once the queue is empty; names queued later

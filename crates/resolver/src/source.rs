@@ -134,10 +134,7 @@ impl<'a> RegistryMetadata<'a> {
             return self.fetch_kind(name, Kind::Full, ask).await;
         }
         let abbreviated = self.fetch_kind(name, Kind::Abbreviated, ask).await?;
-        let Some(cutoff) = self.cutoff_ms else {
-            return Ok(abbreviated);
-        };
-        if settled(&abbreviated, cutoff) || abbreviated.has_time() {
+        if self.answers_alone(&abbreviated) {
             return Ok(abbreviated);
         }
         self.fetch_kind(name, Kind::Full, ask).await
@@ -181,6 +178,26 @@ impl<'a> RegistryMetadata<'a> {
         }
     }
 
+    /// Whether an abbreviated document is enough: no `minimumReleaseAge`,
+    /// nothing in it changed after the cutoff, or it has the publish times
+    /// (docs/resolution.md §1).
+    fn answers_alone(&self, abbreviated: &Packument) -> bool {
+        let settled = |cutoff| {
+            abbreviated
+                .modified_ms
+                .is_some_and(|modified| modified <= cutoff)
+        };
+        self.cutoff_ms.is_none_or(settled) || abbreviated.has_time()
+    }
+
+    fn client(&self) -> Client<'_> {
+        Client {
+            fetcher: self.fetcher,
+            cache_dir: self.cache_dir,
+            offline: self.offline,
+        }
+    }
+
     /// What [`RegistryMetadata::fetch`] gives without a request: the kept
     /// documents it would use, or `None` when it would ask the registry.
     fn fetch_kept(&self, name: &str) -> Option<Arc<Packument>> {
@@ -188,11 +205,7 @@ impl<'a> RegistryMetadata<'a> {
             return self.kept_packument(name, Kind::Full);
         }
         let abbreviated = self.kept_packument(name, Kind::Abbreviated)?;
-        if self
-            .cutoff_ms
-            .is_none_or(|cutoff| settled(&abbreviated, cutoff))
-            || abbreviated.has_time()
-        {
+        if self.answers_alone(&abbreviated) {
             return Some(abbreviated);
         }
         self.kept_packument(name, Kind::Full)
@@ -212,12 +225,8 @@ impl<'a> RegistryMetadata<'a> {
         if ask || self.offline || self.always_ask.as_ref().is_some_and(|f| f(name)) {
             return None;
         }
-        let client = Client {
-            fetcher: self.fetcher,
-            cache_dir: self.cache_dir,
-            offline: self.offline,
-        };
-        client.kept(registry, name, kind, (since != i64::MIN).then_some(since))
+        self.client()
+            .kept(registry, name, kind, (since != i64::MIN).then_some(since))
     }
 
     /// `name`'s document came from the mirror without a request.
@@ -264,13 +273,8 @@ impl<'a> RegistryMetadata<'a> {
                 body
             }
             None => {
-                let client = Client {
-                    fetcher: self.fetcher,
-                    cache_dir: self.cache_dir,
-                    offline: self.offline,
-                };
                 let authorization = self.registries.authorization_for(&url, name);
-                client
+                self.client()
                     .get_body(&registry, name, kind, authorization.as_deref())
                     .await
                     .map_err(|e| ResolveError::from_metadata(name, e))?
@@ -278,14 +282,6 @@ impl<'a> RegistryMetadata<'a> {
         };
         self.parse_body(name, url, body)
     }
-}
-
-/// Whether nothing in `packument` changed after `cutoff` (ms since the
-/// epoch): its versions are all old enough without their publish times.
-fn settled(packument: &Packument, cutoff: i64) -> bool {
-    packument
-        .modified_ms
-        .is_some_and(|modified| modified <= cutoff)
 }
 
 impl Metadata for RegistryMetadata<'_> {
