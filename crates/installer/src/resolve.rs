@@ -222,8 +222,8 @@ pub(crate) fn resolve_lockfile(
         });
         // Kept registry documents are read ahead of the walk on the other
         // cores (alotta from a warm cache: the walker's thread stops waiting
-        // for ~1,100 documents); the readers end with the walk, also when
-        // it panics.
+        // for ~1,100 documents); the readers and the requester end with the
+        // walk, also when it panics.
         let _stop = StopReadingAhead(&metadata);
         let readers = std::thread::available_parallelism()
             .map_or(1, usize::from)
@@ -232,6 +232,9 @@ pub(crate) fn resolve_lockfile(
         for _ in 0..readers {
             s.spawn(|| metadata.read_ahead());
         }
+        // Documents the kept copies cannot answer are requested as the walk
+        // names them, not level by level.
+        s.spawn(|| runtime.block_on(metadata.request_ahead()));
         let resolved = runtime.block_on(pacquet_resolver::resolve(&importers, &metadata, &opts));
         (resolved, verification.join())
     });

@@ -13,7 +13,9 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::rc::Rc;
 use std::sync::Arc;
 
-use futures_util::future::join_all;
+use futures_util::StreamExt;
+use futures_util::future::LocalBoxFuture;
+use futures_util::stream::FuturesUnordered;
 use indexmap::IndexMap;
 use nodejs_semver::{Range, Version};
 use pacquet_lockfile::{Overrides, ProjectManifest};
@@ -249,6 +251,10 @@ enum Want {
     /// A git repository ([`crate::git`]).
     Git(GitSpec),
 }
+
+/// Packuments on their way, each with its name.
+type Arriving<'a> =
+    FuturesUnordered<LocalBoxFuture<'a, (String, Result<Arc<Packument>, ResolveError>)>>;
 
 /// Walks the projects' dependencies into a graph.
 pub struct Walker<'a, M> {
@@ -950,11 +956,12 @@ impl<'a, M: Metadata> Walker<'a, M> {
     ) -> Result<(), ResolveError> {
         let preferred = manifest_selectors(manifest);
         while !level.is_empty() {
-            self.fetch_all(level.iter().filter_map(|r| match &r.want {
+            // Each request waits for its own document only: the walk goes
+            // on while later ones are still on their way.
+            let mut arriving = self.start_fetches(level.iter().filter_map(|r| match &r.want {
                 Want::Spec(spec) => Some(spec.name.as_str()),
                 Want::Resolved(_) | Want::Url(_) | Want::Git(_) => None,
-            }))
-            .await;
+            }));
             // The occurrence that resolves each new package's children.
             let mut owners: IndexMap<PkgId, Rc<PathNode>> = IndexMap::new();
             for request in &level {
@@ -963,6 +970,7 @@ impl<'a, M: Metadata> Walker<'a, M> {
                     Want::Url(url) => self.remote_package(&request.alias, url).await,
                     Want::Git(spec) => self.git_package(&request.alias, spec).await,
                     Want::Spec(spec) => {
+                        self.arrive(&spec.name, &mut arriving).await;
                         self.pick_or_revalidate(index, request, spec, &preferred)
                             .await
                     }
@@ -1051,6 +1059,7 @@ impl<'a, M: Metadata> Walker<'a, M> {
                     }
                 }
             }
+            self.arrive_all(arriving).await;
             let mut next = Vec::new();
             for (id, path) in owners {
                 let taken_over = self
@@ -1089,6 +1098,13 @@ impl<'a, M: Metadata> Walker<'a, M> {
     /// Fetches the packuments of `names` not fetched yet, all at once;
     /// failures are kept for the requests that need them.
     async fn fetch_all<'n>(&mut self, names: impl IntoIterator<Item = &'n str>) {
+        let arriving = self.start_fetches(names);
+        self.arrive_all(arriving).await;
+    }
+
+    /// Starts fetching the packuments of `names` not fetched yet, all at
+    /// once; [`Walker::arrive`] keeps them as they come.
+    fn start_fetches<'n>(&self, names: impl IntoIterator<Item = &'n str>) -> Arriving<'a> {
         let mut seen = HashSet::new();
         let missing: Vec<&str> = names
             .into_iter()
@@ -1099,15 +1115,43 @@ impl<'a, M: Metadata> Walker<'a, M> {
             })
             .collect();
         self.metadata.prefetch(&missing);
-        let fetched = join_all(missing.iter().map(|name| self.metadata.packument(name))).await;
-        for (name, result) in missing.into_iter().zip(fetched) {
-            match result {
-                Ok(packument) => {
-                    self.graph.packuments.insert(name.to_owned(), packument);
-                }
-                Err(e) => {
-                    self.failed.insert(name.to_owned(), e);
-                }
+        let metadata = self.metadata;
+        missing
+            .into_iter()
+            .map(|name| {
+                let name = name.to_owned();
+                Box::pin(async move {
+                    let result = metadata.packument(&name).await;
+                    (name, result)
+                }) as LocalBoxFuture<'a, _>
+            })
+            .collect()
+    }
+
+    /// Keeps what arrives until `name`'s packument (or its failure) is in.
+    async fn arrive(&mut self, name: &str, arriving: &mut Arriving<'a>) {
+        while !self.graph.packuments.contains_key(name) && !self.failed.contains_key(name) {
+            let Some((arrived, result)) = arriving.next().await else {
+                return;
+            };
+            self.keep(arrived, result);
+        }
+    }
+
+    /// Keeps everything still arriving.
+    async fn arrive_all(&mut self, mut arriving: Arriving<'a>) {
+        while let Some((arrived, result)) = arriving.next().await {
+            self.keep(arrived, result);
+        }
+    }
+
+    fn keep(&mut self, name: String, result: Result<Arc<Packument>, ResolveError>) {
+        match result {
+            Ok(packument) => {
+                self.graph.packuments.insert(name, packument);
+            }
+            Err(e) => {
+                self.failed.insert(name, e);
             }
         }
     }

@@ -28,6 +28,7 @@ pub mod peers;
 pub mod pick;
 mod read_ahead;
 pub mod remote;
+mod request_ahead;
 pub mod source;
 pub mod spec;
 mod suffix;

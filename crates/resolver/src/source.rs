@@ -13,6 +13,7 @@ use tokio::sync::OnceCell;
 use crate::ResolveError;
 use crate::packument::Packument;
 use crate::read_ahead::ReadAhead;
+use crate::request_ahead::RequestAhead;
 
 /// Gives the packument of a package name.
 pub trait Metadata: Sync {
@@ -79,6 +80,7 @@ pub struct RegistryMetadata<'a> {
     unverified: Mutex<HashSet<String>>,
     cells: Mutex<HashMap<String, Cell>>,
     read_ahead: ReadAhead,
+    requests: RequestAhead,
 }
 
 impl<'a> RegistryMetadata<'a> {
@@ -101,6 +103,7 @@ impl<'a> RegistryMetadata<'a> {
             unverified: Mutex::default(),
             cells: Mutex::default(),
             read_ahead: ReadAhead::default(),
+            requests: RequestAhead::default(),
         }
     }
 
@@ -148,13 +151,29 @@ impl<'a> RegistryMetadata<'a> {
         self.read_ahead.work(|name| self.read_kept(name));
     }
 
-    /// Ends the [`RegistryMetadata::read_ahead`] threads.
+    /// Requests the documents of the names [`Metadata::hint`] queues and
+    /// the kept documents cannot answer, all at once, as they are queued,
+    /// until [`RegistryMetadata::stop_reading_ahead`]: the walk finds them
+    /// arrived or on their way when it reaches them. Offline, it reads and
+    /// parses the mirror's copies instead.
+    pub async fn request_ahead(&self) {
+        self.requests
+            .work(|name| async move {
+                // A failure is kept in the cell for the walk to report.
+                let _ = self.packument(&name).await;
+            })
+            .await;
+    }
+
+    /// Ends the [`RegistryMetadata::read_ahead`] threads and
+    /// [`RegistryMetadata::request_ahead`].
     pub fn stop_reading_ahead(&self) {
         self.read_ahead.close();
+        self.requests.close();
     }
 
     /// Fills the cell of `name` from its kept documents, where they answer
-    /// without a request.
+    /// without a request; otherwise requests it ahead.
     fn read_kept(&self, name: &str) {
         let filled = {
             let cells = self.cells.lock().unwrap_or_else(|e| e.into_inner());
@@ -175,6 +194,8 @@ impl<'a> RegistryMetadata<'a> {
                 drop(cells);
                 self.mark_unverified(name);
             }
+        } else {
+            self.requests.push(name);
         }
     }
 
@@ -313,6 +334,8 @@ impl Metadata for RegistryMetadata<'_> {
     fn hint(&self, name: &str) {
         if self.kept_since.is_some() {
             self.read_ahead.push(name);
+        } else {
+            self.requests.push(name);
         }
     }
 

@@ -64,8 +64,11 @@ fn versions_stay_raw_until_picked() {
 
 /// A document as a mirror file keeps it.
 fn kept(document: &serde_json::Value) -> pacquet_registry_metadata::mirror::Kept {
-    let bytes = serde_json::to_vec(document).unwrap();
-    let file = pacquet_registry_metadata::mirror::encode(&bytes, false, Some("\"e\"")).unwrap();
+    kept_bytes(&serde_json::to_vec(document).unwrap())
+}
+
+fn kept_bytes(bytes: &[u8]) -> pacquet_registry_metadata::mirror::Kept {
+    let file = pacquet_registry_metadata::mirror::encode(bytes, false, Some("\"e\"")).unwrap();
     match pacquet_registry_metadata::mirror::decode_file(
         pacquet_registry_metadata::mirror::FileBytes::Read(file),
     ) {
@@ -104,6 +107,36 @@ fn a_mirror_file_reads_as_its_document_does() {
     };
     assert_eq!(versions(&from_file), versions(&parsed));
     assert_eq!(versions(&from_file).len(), 2);
+}
+
+/// What a document the registry sent is read as (its mirror file, in
+/// place of the document: `Client::get_body`), also with a repeated
+/// version and `modified` only among the publish times.
+#[test]
+fn a_registry_document_reads_as_its_mirror_file() {
+    let document = br#"{"name":"a","dist-tags":{"latest":"1.0.0"},
+        "time":{"1.0.0":"2020-01-01T00:00:00.000Z","modified":"2021-05-06T07:08:09.000Z"},
+        "versions":{"1.0.0":{"version":"1.0.0","first":true},"2.0.0":{"version":"2.0.0"},
+        "1.0.0":{"version":"1.0.0","last":true}}}"#;
+    let parsed = Packument::parse(document.to_vec()).unwrap();
+    let from_file = Packument::from_kept(kept_bytes(document));
+    let versions = |p: &Packument| -> Vec<(String, String)> {
+        p.versions
+            .iter()
+            .map(|(v, range)| (v.to_string(), p.json_at(range).to_owned()))
+            .collect()
+    };
+    assert_eq!(versions(&from_file), versions(&parsed));
+    assert_eq!(
+        versions(&parsed)[0],
+        (
+            "1.0.0".to_owned(),
+            r#"{"version":"1.0.0","last":true}"#.to_owned()
+        )
+    );
+    assert_eq!(from_file.modified_ms, parsed.modified_ms);
+    assert!(parsed.modified_ms.is_some());
+    assert_eq!(from_file.published("1.0.0"), parsed.published("1.0.0"));
 }
 
 #[test]

@@ -1,0 +1,79 @@
+//! Registry requests started ahead of the walk. The walk names a
+//! package's dependencies as it records the package; their documents are
+//! requested at once, on a thread of their own, instead of when the walk
+//! reaches the next level. The walk then waits for each document only when
+//! it picks that dependency, so one slow answer holds up one package, not
+//! the whole level.
+
+use std::collections::HashSet;
+use std::future::Future;
+use std::sync::{Mutex, MutexGuard, PoisonError};
+
+use futures_util::StreamExt;
+use futures_util::stream::FuturesUnordered;
+use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
+
+pub(crate) struct RequestAhead {
+    sender: Mutex<Option<UnboundedSender<String>>>,
+    receiver: Mutex<Option<UnboundedReceiver<String>>>,
+}
+
+impl Default for RequestAhead {
+    fn default() -> Self {
+        let (sender, receiver) = unbounded_channel();
+        RequestAhead {
+            sender: Mutex::new(Some(sender)),
+            receiver: Mutex::new(Some(receiver)),
+        }
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl RequestAhead {
+    /// Queues a request for `name`; nothing once closed.
+    pub fn push(&self, name: &str) {
+        if let Some(sender) = lock(&self.sender).as_ref() {
+            // Fails only when the worker is gone: then nobody asks ahead.
+            let _ = sender.send(name.to_owned());
+        }
+    }
+
+    /// Runs `request` for every name queued, each name once, all at once,
+    /// until [`RequestAhead::close`]; requests still running then are
+    /// dropped. Only the first caller works: another returns at once.
+    pub async fn work<F, Fut>(&self, request: F)
+    where
+        F: Fn(String) -> Fut,
+        Fut: Future<Output = ()>,
+    {
+        let Some(mut receiver) = lock(&self.receiver).take() else {
+            return;
+        };
+        let mut seen = HashSet::new();
+        let mut running = FuturesUnordered::new();
+        loop {
+            tokio::select! {
+                Some(()) = running.next(), if !running.is_empty() => {}
+                name = receiver.recv() => match name {
+                    Some(name) => {
+                        if seen.insert(name.clone()) {
+                            running.push(request(name));
+                        }
+                    }
+                    None => return,
+                },
+            }
+        }
+    }
+
+    /// Ends [`RequestAhead::work`].
+    pub fn close(&self) {
+        lock(&self.sender).take();
+    }
+}
+
+#[cfg(test)]
+mod tests;
