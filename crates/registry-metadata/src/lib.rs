@@ -7,11 +7,15 @@
 //! * [`path`]: where a package's mirror file lives.
 //! * [`mirror`]: the `pnpm-meta-v1` file format.
 //! * [`Client`]: conditional requests, the mirror update, offline reads.
+//! * [`MirrorWriter`]: mirror files written on one thread, off the
+//!   requests' path.
 
 mod client;
 mod error;
 pub mod mirror;
 pub mod path;
+mod writer;
 
 pub use client::{Body, Client, Kind, packument_url};
 pub use error::MetadataError;
+pub use writer::MirrorWriter;

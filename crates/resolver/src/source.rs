@@ -6,7 +6,7 @@ use std::future::Future;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
-use pacquet_registry_metadata::{Body, Client, Kind};
+use pacquet_registry_metadata::{Body, Client, Kind, MirrorWriter};
 use pacquet_tarball::Fetcher;
 use tokio::sync::OnceCell;
 
@@ -81,6 +81,9 @@ pub struct RegistryMetadata<'a> {
     cells: Mutex<HashMap<String, Cell>>,
     read_ahead: ReadAhead,
     requests: RequestAhead,
+    /// Writes the mirror files of the documents requested; dropping the
+    /// metadata waits for it.
+    writer: MirrorWriter,
 }
 
 impl<'a> RegistryMetadata<'a> {
@@ -104,6 +107,7 @@ impl<'a> RegistryMetadata<'a> {
             cells: Mutex::default(),
             read_ahead: ReadAhead::default(),
             requests: RequestAhead::default(),
+            writer: MirrorWriter::default(),
         }
     }
 
@@ -216,6 +220,7 @@ impl<'a> RegistryMetadata<'a> {
             fetcher: self.fetcher,
             cache_dir: self.cache_dir,
             offline: self.offline,
+            writer: Some(&self.writer),
         }
     }
 

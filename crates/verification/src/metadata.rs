@@ -160,6 +160,7 @@ impl<'a> Metadata<'a> {
             fetcher: &self.fetcher,
             cache_dir: Some(self.cache_dir),
             offline: self.offline,
+            writer: None,
         };
         let body = client
             .get(&registry, name, kind, authorization.as_deref())

@@ -26,6 +26,25 @@ fn abbreviating_a_full_document_writes_what_pnpm_writes() {
     assert_eq!(fragments, pnpm_fragments);
 }
 
+/// A repeated key keeps its last value, an escaped key is the key it
+/// spells, unknown fields of any shape are dropped, and a version that is
+/// not an object makes the document invalid, as reading each version into
+/// a map did.
+#[test]
+fn abbreviating_reads_keys_as_a_map_would() {
+    let document = br#"{"name":"a","versions":{"1.0.0":{
+        "dependencies":{"x":"1"},"scripts":{"install":"node i"},"n\u0061me":"a",
+        "readme":"a \"quoted\" }{","dependencies":{"y":"2"},"version":"1.0.0",
+        "nested":[{"dist":1}],"dist":{"tarball":"t"}}}}"#;
+    let (_, _, fragments) = parts(&encode(document, true, None).unwrap());
+    assert_eq!(
+        String::from_utf8(fragments).unwrap(),
+        r#"{"name":"a","version":"1.0.0","dependencies":{"y":"2"},"dist":{"tarball":"t"}}"#
+    );
+    assert!(encode(br#"{"versions":{"1.0.0":"1.0.0"}}"#, true, None).is_err());
+    assert!(encode(br#"{"versions":{"1.0.0":{"name":}}}"#, true, None).is_err());
+}
+
 #[test]
 fn a_file_pnpm_wrote_reads_back_as_a_document() {
     let mirrored = decode(BY_PNPM).unwrap();
