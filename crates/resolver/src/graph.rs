@@ -252,6 +252,19 @@ enum Want {
     Git(GitSpec),
 }
 
+/// The registry name a dependency `alias: specifier` most likely asks
+/// for (a hint only): the alias for a version, range or tag, the target of
+/// an `npm:` alias; `None` for other protocols and hosted shorthands.
+fn registry_name<'s>(alias: &'s str, specifier: &'s str) -> Option<&'s str> {
+    if let Some(target) = specifier.strip_prefix("npm:") {
+        return Some(match target.rfind('@') {
+            Some(at) if at > 0 => &target[..at],
+            _ => target,
+        });
+    }
+    (!specifier.contains(':') && !specifier.contains('/')).then_some(alias)
+}
+
 /// Packuments on their way, each with its name.
 type Arriving<'a> =
     FuturesUnordered<LocalBoxFuture<'a, (String, Result<Arc<Packument>, ResolveError>)>>;
@@ -306,6 +319,9 @@ pub struct Walker<'a, M> {
     /// The manifests of the `file:` directories and tarballs and of the
     /// remote tarballs met, by package id.
     directories: HashMap<PkgId, VersionManifest>,
+    /// Manifests read when their package was picked, for
+    /// [`Walker::add_package`]: see [`Walker::hint_children`].
+    picked_manifests: HashMap<PkgId, VersionManifest>,
     /// `ignoredOptionalDependencies` patterns.
     ignored_optionals: &'a [String],
     /// `injectWorkspacePackages`: every `workspace:` dependency injected.
@@ -369,6 +385,7 @@ impl<'a, M: Metadata> Walker<'a, M> {
             read_package: None,
             exotic: HashMap::new(),
             directories: HashMap::new(),
+            picked_manifests: HashMap::new(),
             ignored_optionals: &[],
             inject_workspace_packages: false,
             injected_projects: HashSet::new(),
@@ -1010,6 +1027,9 @@ impl<'a, M: Metadata> Walker<'a, M> {
                     }
                     Err(e) => return Err(e),
                 };
+                if matches!(request.want, Want::Spec(_)) {
+                    self.hint_children(&id);
+                }
                 match &request.parent {
                     Parent::Importer {
                         group,
@@ -1093,6 +1113,39 @@ impl<'a, M: Metadata> Walker<'a, M> {
         }
         self.graph.prune();
         Ok(())
+    }
+
+    /// Names the registry dependencies of `id`, just picked, to
+    /// [`Metadata::hint`], so their documents are on their way while the
+    /// rest of the level is picked: [`Walker::add_package`] names them
+    /// only once the whole level is (alotta from a cold cache: the
+    /// requests of each level waited for the slowest document of the one
+    /// before). A name an override or a peer later replaces is asked for
+    /// needlessly; nothing else changes.
+    fn hint_children(&mut self, id: &str) {
+        if self.graph.owners.contains_key(id)
+            || self.picked_manifests.contains_key(id)
+            || self.directories.contains_key(id)
+        {
+            return;
+        }
+        let Some(packument) = self.graph.packuments.get(id_name(id)) else {
+            return;
+        };
+        let Ok(version) = Version::parse(id_version(id)) else {
+            return;
+        };
+        let Some(Ok(manifest)) = packument.version_json(&version).map(VersionManifest::parse)
+        else {
+            return;
+        };
+        let deps = manifest.dependencies.iter();
+        for (alias, specifier) in deps.chain(&manifest.optional_dependencies) {
+            if let Some(name) = registry_name(alias, specifier) {
+                self.metadata.hint(name);
+            }
+        }
+        self.picked_manifests.insert(id.to_owned(), manifest);
     }
 
     /// Fetches the packuments of `names` not fetched yet, all at once;
@@ -1352,12 +1405,16 @@ impl<'a, M: Metadata> Walker<'a, M> {
                     .version_json(&version)
                     .expect("picked versions exist");
                 raw_json = Some(raw);
-                let mut manifest =
-                    VersionManifest::parse(raw).map_err(|e| ResolveError::InvalidMetadata {
-                        name: name.to_owned(),
-                        url: name.to_owned(),
-                        reason: e.to_string(),
-                    })?;
+                let mut manifest = match self.picked_manifests.remove(id) {
+                    Some(manifest) => manifest,
+                    None => {
+                        VersionManifest::parse(raw).map_err(|e| ResolveError::InvalidMetadata {
+                            name: name.to_owned(),
+                            url: name.to_owned(),
+                            reason: e.to_string(),
+                        })?
+                    }
+                };
                 manifest.name = name.to_owned();
                 manifest.version = version.to_string();
                 manifest
