@@ -254,6 +254,18 @@ fn mirror_mode_serves_files_from_a_directory() {
         404
     );
     assert_eq!(get(registry.addr(), "/../etc/passwd").status, 404);
+    // A document is served from memory only while its file is unchanged.
+    std::fs::write(
+        dir.path().join("@scope/name/index.json"),
+        br#"{"name":"@scope/name","dist-tags":{"latest":"2.0.0"}}"#,
+    )
+    .unwrap();
+    assert_eq!(
+        get(registry.addr(), "/@scope%2fname").json()["dist-tags"]["latest"],
+        "2.0.0"
+    );
+    std::fs::remove_file(dir.path().join("@scope/name/index.json")).unwrap();
+    assert_eq!(get(registry.addr(), "/@scope%2fname").status, 404);
 }
 
 #[test]

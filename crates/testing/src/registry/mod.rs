@@ -84,12 +84,10 @@ impl Shared {
         {
             crate::merge_patch::apply(&mut doc, patch);
             resp.body = serde_json::to_vec(&doc).expect("json");
+            resp.etag = None;
         }
-        if resp.status == 200 && resp.content_type == "application/json" {
-            use sha2::Digest;
-            let digest = sha2::Sha256::digest(&resp.body);
-            let hex: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
-            resp.etag = Some(format!("\"{hex}\""));
+        if resp.status == 200 && resp.content_type == "application/json" && resp.etag.is_none() {
+            resp.etag = Some(source::etag_of(&resp.body));
         }
         resp
     }
@@ -149,6 +147,7 @@ impl Registry {
         let source = Source::Mirror {
             dir: dir.into(),
             url,
+            documents: Default::default(),
         };
         Registry::launch(listener, source, None)
     }
