@@ -186,3 +186,32 @@ fn publish_times_read_as_parsed() {
         }
     }
 }
+
+/// Reading only the fields used gives what reading the whole manifest
+/// gives: repeated keys (the last counts), wrong shapes, fields skipped of
+/// every kind, escapes in keys, documents that are not objects.
+#[test]
+fn a_manifest_reads_as_its_whole_value_does() {
+    let manifests = [
+        r#"{"name":"a","version":"1.0.0","dependencies":{"b":"^1"},"dependencies":{"c":"2"}}"#,
+        r#"{"devDependencies":{"x":"1"},"scripts":{"install":"x"},"readme":"}{\"","_npmUser":{"name":"n"},
+           "dist":{"integrity":"sha512-x","signatures":[{"sig":"s"}]},"d\u0065precated":"old"}"#,
+        r#"{"bin":"","directories":{"bin":"b"},"bundleDependencies":true,"bundledDependencies":[],
+           "os":"linux","cpu":["x64",1],"engines":{"node":">=1","npm":2},"hasInstallScript":true}"#,
+        r#"{"peerDependencies":{"p":"*"},"peerDependenciesMeta":{"p":{"optional":true},"q":1},"optionalDependencies":[]}"#,
+        r#"[1,2]"#,
+        r#""just a string""#,
+        r#"  {"name":"spaced"}"#,
+    ];
+    for json in manifests {
+        let whole: serde_json::Value = serde_json::from_str(json).unwrap();
+        assert_eq!(
+            VersionManifest::parse(json).unwrap(),
+            VersionManifest::from_value(&whole),
+            "{json}"
+        );
+    }
+    for broken in [r#"{"name":"a""#, r#"{"x":[}"#, r#"{"name":"a"} x"#] {
+        assert!(VersionManifest::parse(broken).is_err(), "{broken}");
+    }
+}
