@@ -222,17 +222,11 @@ impl Client<'_> {
     /// (docs/registry-metadata.md §4).
     pub fn kept(&self, registry: &str, name: &str, kind: Kind, since: Option<i64>) -> Option<Body> {
         let mirror = path::mirror_path(self.cache_dir?, kind.dir(), registry, name)?;
-        if let Some(since) = since {
-            let modified = std::fs::metadata(&mirror).ok()?.modified().ok()?;
-            let ms = modified
-                .duration_since(std::time::UNIX_EPOCH)
-                .ok()?
-                .as_millis();
-            if i128::try_from(ms).ok()? < i128::from(since) {
-                return None;
-            }
+        match since {
+            Some(since) => mirror::read_file_since(&mirror, since),
+            None => mirror::read_file(&mirror),
         }
-        mirror::read_file(&mirror).map(Body::from)
+        .map(Body::from)
     }
 
     async fn send(

@@ -323,17 +323,38 @@ const MAP_FROM: u64 = 64 << 10;
 impl FileBytes {
     /// The bytes of the file at `path`.
     pub fn open(path: &Path) -> io::Result<FileBytes> {
+        Self::open_since(path, None).map(|bytes| bytes.expect("no age asked"))
+    }
+
+    /// [`FileBytes::open`], `None` when the file was last written before
+    /// `since` (ms since the epoch). One `statx` per file: a warm
+    /// resolution of alotta reads 1,142 files, and asking the age, then the
+    /// size, then letting `read_to_end` ask both again was 3,454 `statx`
+    /// and 1,062 `lseek` calls.
+    pub fn open_since(path: &Path, since: Option<i64>) -> io::Result<Option<FileBytes>> {
         let file = fs::File::open(path)?;
-        let len = file.metadata()?.len();
+        let meta = file.metadata()?;
+        if let Some(since) = since {
+            let modified = meta
+                .modified()?
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |age| age.as_millis());
+            if i128::try_from(modified).unwrap_or(i128::MAX) < i128::from(since) {
+                return Ok(None);
+            }
+        }
+        let len = meta.len();
         if len < MAP_FROM {
-            let mut bytes = Vec::with_capacity(len as usize);
-            (&file).read_to_end(&mut bytes)?;
-            return Ok(FileBytes::Read(bytes));
+            // Files are replaced by rename, never written in place: the
+            // length read above is the file's.
+            let mut bytes = vec![0; len as usize];
+            (&file).read_exact(&mut bytes)?;
+            return Ok(Some(FileBytes::Read(bytes)));
         }
         // SAFETY: mirror files are replaced by rename, never written in
         // place (see the type's documentation).
         let map = unsafe { memmap2::Mmap::map(&file)? };
-        Ok(FileBytes::Mapped(map))
+        Ok(Some(FileBytes::Mapped(map)))
     }
 }
 
@@ -470,6 +491,12 @@ pub fn read(path: &Path) -> Option<Mirrored> {
 /// The whole file at `path`, an indexed file's document not reassembled.
 pub fn read_file(path: &Path) -> Option<KeptFile> {
     decode_file(FileBytes::open(path).ok()?)
+}
+
+/// [`read_file`], `None` when the file was last written before `since`
+/// (ms since the epoch).
+pub fn read_file_since(path: &Path, since: i64) -> Option<KeptFile> {
+    decode_file(FileBytes::open_since(path, Some(since)).ok()??)
 }
 
 /// Only the validators, without reading the versions.

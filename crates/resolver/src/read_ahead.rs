@@ -20,6 +20,9 @@ struct State {
     queued: HashSet<String>,
     /// Names taken from the queue and not read yet.
     reading: usize,
+    /// Threads waiting on `changed`: a notification with none is a wasted
+    /// system call (one per name queued, 2,508 on alotta).
+    waiting: usize,
     closed: bool,
 }
 
@@ -36,8 +39,22 @@ impl ReadAhead {
         }
         state.queued.insert(name.to_owned());
         state.queue.push_back(name.to_owned());
+        let waiting = state.waiting > 0;
         drop(state);
-        self.changed.notify_one();
+        if waiting {
+            self.changed.notify_one();
+        }
+    }
+
+    /// Waits on `changed`, counted in `waiting`.
+    fn wait<'s>(&'s self, mut state: MutexGuard<'s, State>) -> MutexGuard<'s, State> {
+        state.waiting += 1;
+        let mut state = self
+            .changed
+            .wait(state)
+            .unwrap_or_else(PoisonError::into_inner);
+        state.waiting -= 1;
+        state
     }
 
     /// Reads queued names with `read` until the queue is empty, then waits
@@ -53,10 +70,7 @@ impl ReadAhead {
             }
         }
         while state.reading > 0 {
-            state = self
-                .changed
-                .wait(state)
-                .unwrap_or_else(PoisonError::into_inner);
+            state = self.wait(state);
         }
     }
 
@@ -73,10 +87,7 @@ impl ReadAhead {
             if state.closed {
                 return;
             }
-            state = self
-                .changed
-                .wait(state)
-                .unwrap_or_else(PoisonError::into_inner);
+            state = self.wait(state);
         }
     }
 
@@ -114,9 +125,14 @@ struct Reading<'r>(&'r ReadAhead);
 
 impl Drop for Reading<'_> {
     fn drop(&mut self) {
-        self.0.lock().reading -= 1;
+        let mut state = self.0.lock();
+        state.reading -= 1;
+        let waiting = state.waiting > 0;
+        drop(state);
         // `drain` may be waiting for the last one.
-        self.0.changed.notify_all();
+        if waiting {
+            self.0.changed.notify_all();
+        }
     }
 }
 

@@ -121,3 +121,24 @@ fn the_line_delimited_form_reads_as_its_document() {
         Some("2020-01-01T00:00:00.000Z")
     );
 }
+
+/// A file written before `since` is not read; one written at or after it
+/// is, whole.
+#[test]
+fn files_are_read_only_when_written_since() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("doc.json");
+    let file = encode(SERVED, true, Some("\"e\"")).unwrap();
+    write(&path, &file).unwrap();
+    let at = |ms: u64| std::time::UNIX_EPOCH + std::time::Duration::from_millis(ms);
+    std::fs::File::options()
+        .append(true)
+        .open(&path)
+        .unwrap()
+        .set_modified(at(1_700_000_000_000))
+        .unwrap();
+    assert!(read_file_since(&path, 1_700_000_000_001).is_none());
+    let kept = read_file_since(&path, 1_700_000_000_000).expect("written since");
+    assert!(matches!(kept, KeptFile::Indexed(ref k) if *k.file == file[..]));
+    assert!(read_file_since(&dir.path().join("missing.json"), 0).is_none());
+}
