@@ -12,10 +12,12 @@
 
 mod client;
 mod error;
+mod key_in;
 pub mod mirror;
 pub mod path;
 mod writer;
 
 pub use client::{Body, Client, Kind, packument_url};
 pub use error::MetadataError;
+pub use key_in::KeyIn;
 pub use writer::MirrorWriter;

@@ -22,6 +22,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
+use crate::KeyIn;
+
 const MAGIC: &str = "pnpm-meta-v1";
 /// Bounds on the lengths a file declares, so a damaged file cannot ask
 /// for a huge allocation.
@@ -224,7 +226,7 @@ impl<'de: 'a, 'a> Deserialize<'de> for Abbreviated<'a> {
                 mut map: A,
             ) -> Result<Self::Value, A::Error> {
                 let mut fields = [None; ABBREVIATED_VERSION_KEYS.len()];
-                while let Some(KeySlot(slot)) = map.next_key()? {
+                while let Some(slot) = map.next_key_seed(KeyIn(ABBREVIATED_VERSION_KEYS))? {
                     match slot {
                         Some(i) => fields[i] = Some(map.next_value::<&'de RawValue>()?),
                         None => {
@@ -237,32 +239,6 @@ impl<'de: 'a, 'a> Deserialize<'de> for Abbreviated<'a> {
         }
 
         deserializer.deserialize_map(Fields(std::marker::PhantomData))
-    }
-}
-
-/// A version's key, as its place in [`ABBREVIATED_VERSION_KEYS`] (`None`:
-/// not kept); read without allocating.
-struct KeySlot(Option<usize>);
-
-impl<'de> Deserialize<'de> for KeySlot {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Key;
-
-        impl serde::de::Visitor<'_> for Key {
-            type Value = KeySlot;
-
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("a key")
-            }
-
-            fn visit_str<E: serde::de::Error>(self, key: &str) -> Result<KeySlot, E> {
-                Ok(KeySlot(
-                    ABBREVIATED_VERSION_KEYS.iter().position(|k| *k == key),
-                ))
-            }
-        }
-
-        deserializer.deserialize_str(Key)
     }
 }
 

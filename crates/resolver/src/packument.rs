@@ -394,10 +394,11 @@ impl<'de> Deserialize<'de> for ManifestFields {
                 mut map: A,
             ) -> Result<ManifestFields, A::Error> {
                 let mut fields = serde_json::Map::new();
-                while let Some(ManifestKey(key)) = map.next_key()? {
-                    match key {
-                        Some(key) => {
-                            fields.insert(key.to_owned(), map.next_value()?);
+                let wanted = pacquet_registry_metadata::KeyIn(MANIFEST_KEYS);
+                while let Some(slot) = map.next_key_seed(wanted)? {
+                    match slot {
+                        Some(i) => {
+                            fields.insert(MANIFEST_KEYS[i].to_owned(), map.next_value()?);
                         }
                         None => {
                             map.next_value::<serde::de::IgnoredAny>()?;
@@ -409,31 +410,5 @@ impl<'de> Deserialize<'de> for ManifestFields {
         }
 
         deserializer.deserialize_map(Fields)
-    }
-}
-
-/// A manifest key, as the [`MANIFEST_KEYS`] entry it is (`None`: one not
-/// read), without allocating.
-struct ManifestKey(Option<&'static str>);
-
-impl<'de> Deserialize<'de> for ManifestKey {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Key;
-
-        impl serde::de::Visitor<'_> for Key {
-            type Value = ManifestKey;
-
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("a key")
-            }
-
-            fn visit_str<E: serde::de::Error>(self, key: &str) -> Result<ManifestKey, E> {
-                Ok(ManifestKey(
-                    MANIFEST_KEYS.iter().copied().find(|k| *k == key),
-                ))
-            }
-        }
-
-        deserializer.deserialize_str(Key)
     }
 }

@@ -10,6 +10,8 @@ use pacquet_tarball::{Fetcher, FetcherOptions};
 use pacquet_testing::{REGISTRY_PLACEHOLDER, Registry, project_dir};
 use pretty_assertions::assert_eq;
 
+mod support;
+
 struct One(String);
 
 impl Registries for One {
@@ -66,32 +68,10 @@ async fn resolved_lockfile(registry: &Registry, project: &str) -> String {
     let registry_for = |_: &str| url.clone();
     let opts = ResolveOptions {
         auto_install_peers: setting(&dir, "autoInstallPeers").is_none_or(|v| v == "true"),
-        exclude_links_from_lockfile: false,
-        dedupe_peers: false,
         peers_suffix_max_length: setting(&dir, "peersSuffixMaxLength")
             .map_or(1000, |v| v.parse().expect("number")),
-        registry_for: &registry_for,
-        eligible: &|_, _| true,
         extensions: Some(pacquet_resolver::extensions::Extensions::builtin()),
-        previous: None,
-        unlock: None,
-        overrides: &Default::default(),
-        catalogs: &Default::default(),
-        read_directory: None,
-        read_tarball: None,
-        remote: None,
-        resolve_peers_from_workspace_root: true,
-        dedupe_peer_dependents: true,
-        read_package: None,
-        ignored_optional_dependencies: &[],
-        inject_workspace_packages: false,
-        dedupe_injected_deps: true,
-        block_exotic_subdeps: true,
-        package_extensions_checksum: None,
-        patches: None,
-        link_workspace_packages: false,
-        prefer_workspace_packages: false,
-        resolution_mode: Default::default(),
+        ..support::options(&registry_for)
     };
     let importers: Vec<ImporterInput<'_>> = projects
         .iter()

@@ -8,9 +8,11 @@ use std::time::Duration;
 
 use pacquet_lockfile::ProjectManifest;
 use pacquet_resolver::packument::Packument;
-use pacquet_resolver::{ImporterInput, Metadata, ResolveError, ResolveOptions, resolve};
+use pacquet_resolver::{ImporterInput, Metadata, ResolveError, resolve};
 use serde_json::json;
 use tokio::sync::watch;
+
+mod support;
 
 /// Documents in memory; `b`'s is given only once `c` has been hinted.
 struct HeldBack {
@@ -75,34 +77,7 @@ async fn a_picked_package_names_its_dependencies_before_its_level_is_done() {
         "dependencies": {"a": "^1.0.0", "b": "^1.0.0"}
     }));
     let registry_for = |_: &str| "http://registry.test/".to_owned();
-    let opts = ResolveOptions {
-        auto_install_peers: true,
-        exclude_links_from_lockfile: false,
-        dedupe_peers: false,
-        peers_suffix_max_length: 1000,
-        registry_for: &registry_for,
-        eligible: &|_, _| true,
-        extensions: None,
-        previous: None,
-        unlock: None,
-        overrides: &Default::default(),
-        catalogs: &Default::default(),
-        read_directory: None,
-        read_tarball: None,
-        remote: None,
-        resolve_peers_from_workspace_root: true,
-        dedupe_peer_dependents: true,
-        read_package: None,
-        ignored_optional_dependencies: &[],
-        inject_workspace_packages: false,
-        dedupe_injected_deps: true,
-        block_exotic_subdeps: true,
-        package_extensions_checksum: None,
-        patches: None,
-        link_workspace_packages: false,
-        prefer_workspace_packages: false,
-        resolution_mode: Default::default(),
-    };
+    let opts = support::options(&registry_for);
     let importers = [ImporterInput {
         id: ".",
         manifest: &manifest,

@@ -62,6 +62,14 @@ fn versions_stay_raw_until_picked() {
     );
 }
 
+/// Each version and its manifest's JSON, in order.
+fn versions(p: &Packument) -> Vec<(String, String)> {
+    p.versions
+        .iter()
+        .map(|(v, range)| (v.to_string(), p.json_at(range).to_owned()))
+        .collect()
+}
+
 /// A document as a mirror file keeps it.
 fn kept(document: &serde_json::Value) -> pacquet_registry_metadata::mirror::Kept {
     kept_bytes(&serde_json::to_vec(document).unwrap())
@@ -99,12 +107,6 @@ fn a_mirror_file_reads_as_its_document_does() {
     }
     assert_eq!(from_file.has_time(), parsed.has_time());
     assert_eq!(from_file.modified_ms, parsed.modified_ms);
-    let versions = |p: &Packument| -> Vec<(String, String)> {
-        p.versions
-            .iter()
-            .map(|(v, range)| (v.to_string(), p.json_at(range).to_owned()))
-            .collect()
-    };
     assert_eq!(versions(&from_file), versions(&parsed));
     assert_eq!(versions(&from_file).len(), 2);
 }
@@ -120,12 +122,6 @@ fn a_registry_document_reads_as_its_mirror_file() {
         "1.0.0":{"version":"1.0.0","last":true}}}"#;
     let parsed = Packument::parse(document.to_vec()).unwrap();
     let from_file = Packument::from_kept(kept_bytes(document));
-    let versions = |p: &Packument| -> Vec<(String, String)> {
-        p.versions
-            .iter()
-            .map(|(v, range)| (v.to_string(), p.json_at(range).to_owned()))
-            .collect()
-    };
     assert_eq!(versions(&from_file), versions(&parsed));
     assert_eq!(
         versions(&parsed)[0],
