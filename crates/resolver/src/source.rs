@@ -30,7 +30,8 @@ pub trait Metadata: Sync {
     /// [`Metadata::packument`].
     fn prefetch(&self, _names: &[&str]) {}
 
-    /// `name` will be asked for soon: a reader thread may read it ahead.
+    /// `name` will be asked for soon: its kept document may be read ahead,
+    /// or its request started ahead ([`RegistryMetadata::request_ahead`]).
     fn hint(&self, _name: &str) {}
 
     /// The registry's current document of `name`, when the one
