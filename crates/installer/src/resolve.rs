@@ -449,8 +449,7 @@ struct RegistryAccess<'c> {
 
 impl<'c> RegistryAccess<'c> {
     fn new(config: &'c Config) -> Result<Self, InstallError> {
-        let fetcher =
-            Fetcher::new(settings::fetcher_options(config)?).map_err(InstallError::Tarball)?;
+        let fetcher = Fetcher::new(settings::fetcher_options(config)?);
         let now = pacquet_verification::timestamp::now_ms();
         let policy =
             Policy::from_config(config, now).map_err(|e| InstallError::Verification(e.into()))?;

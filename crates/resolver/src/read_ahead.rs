@@ -1,6 +1,6 @@
 //! A queue of package names whose registry documents are read ahead of
-//! the walk. The walk names a package's dependencies as it records the
-//! package; reader threads read their kept documents while it goes on
+//! the walk. The walk names a package's dependencies as it picks and
+//! records the package; reader threads read their kept documents while it goes on
 //! with the rest of the level, and the walker helps empty the queue when
 //! it needs the next level's documents.
 

@@ -1,6 +1,6 @@
 //! Registry requests started ahead of the walk. The walk names a
-//! package's dependencies as it records the package; their documents are
-//! requested at once, on a thread of their own, instead of when the walk
+//! package's dependencies as soon as it picks the package; their documents
+//! are requested at once, on a thread of their own, instead of when the walk
 //! reaches the next level. The walk then waits for each document only when
 //! it picks that dependency, so one slow answer holds up one package, not
 //! the whole level.

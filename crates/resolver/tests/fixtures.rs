@@ -61,7 +61,7 @@ async fn resolved_lockfile(registry: &Registry, project: &str) -> String {
     let _ = rustls::crypto::ring::default_provider().install_default();
     let dir = project_dir(project);
     let projects = projects(&dir);
-    let fetcher = Fetcher::new(FetcherOptions::default()).expect("fetcher");
+    let fetcher = Fetcher::new(FetcherOptions::default());
     let url = registry.url();
     let registries = One(url.clone());
     let metadata = RegistryMetadata::new(&fetcher, None, &registries, false, None);

@@ -3,7 +3,7 @@
 //! integrity. The HTTP client is built on first use: an install with
 //! nothing to download never pays for TLS setup.
 
-use std::{path::PathBuf, sync::OnceLock};
+use std::path::PathBuf;
 
 use pacquet_planner::{FetchSource, Slot};
 use pacquet_tarball::{DownloadRequest, Fetcher, FetcherOptions, TarballCheck};
@@ -13,22 +13,23 @@ use crate::SourceError;
 /// The `Authorization` header for a URL and package name, if any.
 pub type Authorize<'a> = dyn Fn(&str, Option<&str>) -> Option<String> + Sync + 'a;
 
-/// Network settings and the lazily built HTTP client.
+/// Network settings and the HTTP client (built on first use, see
+/// [`Fetcher::ready`]).
 pub struct Downloader<'a> {
     options: FetcherOptions,
     authorize: &'a Authorize<'a>,
     /// `file:` tarball paths are relative to the lockfile directory.
     root: PathBuf,
-    fetcher: OnceLock<Fetcher>,
+    fetcher: Fetcher,
 }
 
 impl<'a> Downloader<'a> {
     pub fn new(options: FetcherOptions, authorize: &'a Authorize<'a>, root: PathBuf) -> Self {
         Downloader {
+            fetcher: Fetcher::new(options.clone()),
             options,
             authorize,
             root,
-            fetcher: OnceLock::new(),
         }
     }
 
@@ -40,15 +41,7 @@ impl<'a> Downloader<'a> {
     /// Builds the HTTP client now, so that a bad setting fails before any
     /// download is queued.
     pub fn ready(&self) -> Result<(), SourceError> {
-        self.fetcher().map(|_| ())
-    }
-
-    fn fetcher(&self) -> Result<&Fetcher, SourceError> {
-        if let Some(f) = self.fetcher.get() {
-            return Ok(f);
-        }
-        let fetcher = Fetcher::new(self.options.clone())?;
-        Ok(self.fetcher.get_or_init(|| fetcher))
+        Ok(self.fetcher.ready()?)
     }
 
     /// The bytes of `slot`'s tarball, integrity checked.
@@ -59,7 +52,7 @@ impl<'a> Downloader<'a> {
         };
         let authorization = (self.authorize)(url, Some(slot.name()));
         let req = request(slot, url, integrity, authorization.as_deref());
-        Ok(self.fetcher()?.download(&req).await?)
+        Ok(self.fetcher.download(&req).await?)
     }
 
     /// The bytes of `slot`'s tarball and, when its integrity is one
@@ -79,7 +72,7 @@ impl<'a> Downloader<'a> {
         {
             let authorization = (self.authorize)(url, Some(slot.name()));
             let req = request(slot, url, None, authorization.as_deref());
-            let bytes = self.fetcher()?.download(&req).await?;
+            let bytes = self.fetcher.download(&req).await?;
             return Ok((bytes, Some(check)));
         }
         Ok((self.download(slot).await?, None))
@@ -97,7 +90,7 @@ impl<'a> Downloader<'a> {
         };
         let authorization = (self.authorize)(url, Some(slot.name()));
         let req = request(slot, url, integrity, authorization.as_deref());
-        Ok(self.fetcher()?.retry_download(&req, error).await?)
+        Ok(self.fetcher.retry_download(&req, error).await?)
     }
 
     fn remote<'s>(&self, slot: &'s Slot) -> Result<Remote<'s>, SourceError> {

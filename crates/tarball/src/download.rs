@@ -79,15 +79,21 @@ struct Clients {
 }
 
 impl Fetcher {
-    /// A fetcher for `opts`; its HTTP clients are built when first used,
-    /// and a setting they refuse fails that request
-    /// (`ERR_PACQUET_HTTP_CLIENT`).
-    pub fn new(opts: FetcherOptions) -> Result<Fetcher, TarballError> {
-        Ok(Fetcher {
+    /// A fetcher for `opts`; its HTTP clients are built by
+    /// [`Fetcher::ready`] or the first request, and a setting they refuse
+    /// fails that call (`ERR_PACQUET_HTTP_CLIENT`).
+    pub fn new(opts: FetcherOptions) -> Fetcher {
+        Fetcher {
             clients: std::sync::OnceLock::new(),
             permits: Semaphore::new(opts.network_concurrency.max(1)),
             opts,
-        })
+        }
+    }
+
+    /// Builds the HTTP clients now, so that a setting they refuse fails
+    /// before any request is queued.
+    pub fn ready(&self) -> Result<(), TarballError> {
+        self.clients().map(|_| ())
     }
 
     fn clients(&self) -> Result<&Clients, TarballError> {

@@ -331,3 +331,26 @@ async fn a_password_in_the_url_never_shows() {
     assert!(!shown.contains("SECRET"), "{shown}");
     assert!(shown.contains("user:***@"), "{shown}");
 }
+
+/// A setting the HTTP client refuses fails `ready` (and every request)
+/// with `ERR_PACQUET_HTTP_CLIENT`; making the fetcher asks nothing of it.
+#[tokio::test]
+async fn a_refused_client_setting_fails_ready_and_requests() {
+    let mut opts = fast_options();
+    opts.network.client_identity = Some(("not a certificate".into(), "not a key".into()));
+    let fetcher = fetcher(opts);
+    let refused = fetcher.ready().expect_err("a garbage identity is refused");
+    assert!(
+        matches!(refused, TarballError::Client { .. }),
+        "{refused:?}"
+    );
+    assert_eq!(code(&refused), "ERR_PACQUET_HTTP_CLIENT");
+    let registry = support::start_registry();
+    let (url, _, integrity) = fixture(&registry);
+    let failed = fetcher
+        .download(&request(&url, Some(&integrity)))
+        .await
+        .expect_err("no client, no request");
+    assert_eq!(code(&failed), "ERR_PACQUET_HTTP_CLIENT");
+    assert_eq!(registry.tarball_requests("pq-plain", "1.0.0"), 0);
+}

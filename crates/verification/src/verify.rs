@@ -58,9 +58,7 @@ pub async fn verify(v: &Verification<'_>) -> Result<Verified, VerifyError> {
     }
     let started = Instant::now();
     let entries = collected.candidates.len();
-    let fetcher = Fetcher::new(v.fetcher.clone()).map_err(|e| VerifyError::MetaFetchFailed {
-        message: e.to_string(),
-    })?;
+    let fetcher = Fetcher::new(v.fetcher.clone());
     let meta = Metadata::new(fetcher, v.cache_dir, v.registries, v.offline);
     let mut violations = collected.integrity_violations;
     let mut unreachable = None;

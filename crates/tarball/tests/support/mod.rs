@@ -25,7 +25,7 @@ pub fn fast_options() -> FetcherOptions {
 
 pub fn fetcher(opts: FetcherOptions) -> Fetcher {
     init_tls();
-    Fetcher::new(opts).expect("fetcher")
+    Fetcher::new(opts)
 }
 
 /// One raw tar entry; `path` bytes go into the header as they are (so
