@@ -10,7 +10,7 @@ use pacquet_config::Config;
 use pacquet_lockfile::{
     ExpectedSettings, ImporterCheckOptions, Lockfile, LockfileError, PatchSelectors,
     ProjectManifest, apply_overrides, check_importers, check_patch_hashes, check_settings,
-    read_lockfile, resolve_override_catalogs, resolve_override_references,
+    read_lockfile_and_text, resolve_override_catalogs, resolve_override_references,
 };
 use pacquet_planner::PatchFile;
 
@@ -30,6 +30,8 @@ pub struct Project {
 /// The lockfile, checked against the projects and settings.
 pub struct CheckedLockfile {
     pub lockfile: Lockfile,
+    /// The text `lockfile` was read from (`None`: there was no file).
+    pub text: Option<String>,
     pub path: PathBuf,
     pub projects: Vec<Project>,
     /// The configured `patchedDependencies`, files hashed.
@@ -70,12 +72,15 @@ pub(crate) fn read_checked_lockfile(
             InstallError::NeedsResolution(Box::new(err))
         }
     };
-    let lockfile = match read_lockfile(&path).map_err(InstallError::Lockfile)? {
-        Some(lockfile) => lockfile,
-        None if projects.iter().all(|p| !p.manifest.has_dependencies()) => Lockfile {
-            lockfile_version: "9.0".into(),
-            ..Lockfile::default()
-        },
+    let (lockfile, text) = match read_lockfile_and_text(&path).map_err(InstallError::Lockfile)? {
+        Some((lockfile, text)) => (lockfile, Some(text)),
+        None if projects.iter().all(|p| !p.manifest.has_dependencies()) => {
+            let lockfile = Lockfile {
+                lockfile_version: "9.0".into(),
+                ..Lockfile::default()
+            };
+            (lockfile, None)
+        }
         None if frozen => return Err(InstallError::Lockfile(LockfileError::NoLockfile)),
         None => {
             return Err(InstallError::NoLockfile {
@@ -114,6 +119,7 @@ pub(crate) fn read_checked_lockfile(
     check_importers(&lockfile, &pairs, &opts).map_err(gate)?;
     Ok(CheckedLockfile {
         lockfile,
+        text,
         path,
         projects,
         patches,

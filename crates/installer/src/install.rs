@@ -262,10 +262,14 @@ pub fn install(
             keeps_tree_record(&opts, selected.is_some()).then(|| tree_record_file(config, &opts));
         std::thread::scope(|s| {
             let previous = s.spawn(|| {
+                let wanted = stale::Wanted {
+                    lockfile: &checked.lockfile,
+                    text: checked.text.as_deref(),
+                };
                 stale::read_previous(
                     &config.workspace_root,
                     survey_opts,
-                    &checked.lockfile,
+                    wanted,
                     selected.is_some(),
                     record.as_deref(),
                 )

@@ -44,7 +44,7 @@ pub use overrides::{
 };
 pub use patch_selectors::{PatchSelectors, Selected};
 pub use platform::platform_list_matches;
-pub use read::{read_lockfile, read_lockfile_lenient};
+pub use read::{read_lockfile, read_lockfile_and_text, read_lockfile_lenient};
 pub use resolution_fields::ResolutionValue;
 pub use snapshot_refs::DependencyGroup;
 pub use tarball_url::registry_tarball_url;

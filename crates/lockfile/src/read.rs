@@ -16,6 +16,11 @@ const SUPPORTED_MAJOR: u64 = 9;
 /// Reads and parses the lockfile at `path`. `Ok(None)` when the file does not
 /// exist or holds only whitespace (pnpm 12 treats both as "no lockfile").
 pub fn read_lockfile(path: &Path) -> Result<Option<Lockfile>, LockfileError> {
+    Ok(read_lockfile_and_text(path)?.map(|(lockfile, _)| lockfile))
+}
+
+/// [`read_lockfile`], with the text it was parsed from.
+pub fn read_lockfile_and_text(path: &Path) -> Result<Option<(Lockfile, String)>, LockfileError> {
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,
         Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
@@ -29,7 +34,7 @@ pub fn read_lockfile(path: &Path) -> Result<Option<Lockfile>, LockfileError> {
     if text.trim().is_empty() {
         return Ok(None);
     }
-    Lockfile::parse(&text, path).map(Some)
+    Lockfile::parse(&text, path).map(|lockfile| Some((lockfile, text)))
 }
 
 impl Lockfile {

@@ -62,7 +62,7 @@ fn a_record_gives_its_tree_for_its_lockfile_and_options_only() {
         .rposition(|w| w == b"a@1.0.0")
         .expect("a slot directory in the record");
     changed[at] = b'b';
-    let body = &changed[super::MAGIC.len() + 96..];
+    let body = &changed[super::MAGIC.len() + 3 * super::DIGEST..];
     assert!(pacquet_planner::tree::decode(body).is_some());
     assert_eq!(decode(&changed, LOCK_YAML, "shape"), None);
 }

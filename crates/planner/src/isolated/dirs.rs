@@ -28,6 +28,12 @@ impl DirSet {
         self.order.push(dir.to_owned());
     }
 
+    /// Room for `additional` more directories.
+    pub(crate) fn reserve(&mut self, additional: usize) {
+        self.order.reserve(additional);
+        self.seen.reserve(additional);
+    }
+
     pub(crate) fn into_vec(self) -> Vec<String> {
         self.order
     }

@@ -56,6 +56,14 @@ impl Links {
         opts: &PlanOptions,
     ) {
         let include_optional = opts.included.optional_dependencies;
+        // Sized once, as the slots are: each slot has a directory and a
+        // link per dependency.
+        let links: usize = slot_nodes
+            .iter()
+            .map(|&node| graph.walk_children(node, include_optional).len())
+            .sum();
+        self.symlinks.reserve(links);
+        self.dirs.reserve(2 * slots.len());
         for (s, (slot, &node)) in slots.iter().zip(slot_nodes).enumerate() {
             let slot_modules = join(&join(opts.slots_dir(), &slot.dir_name), "node_modules");
             self.dirs.add(parent(&slot.package_dir));
