@@ -44,6 +44,8 @@ mod stale;
 mod store;
 mod summaries;
 mod symlinks;
+#[cfg(test)]
+mod test_support;
 mod tree_record;
 mod up_to_date;
 mod validation;

@@ -1,42 +1,10 @@
 use std::path::Path;
 
 use pacquet_lockfile::Lockfile;
-use pacquet_planner::{HostPlatform, PlanOptions, plan};
+use pacquet_planner::{PlanOptions, plan};
 
 use super::{PreviousTree, Wanted, read_previous};
-
-/// As pacquet and pnpm 12 write it.
-const LOCK_YAML: &str = "lockfileVersion: '9.0'
-
-importers:
-
-  .:
-    dependencies:
-      a:
-        specifier: 1.0.0
-        version: 1.0.0
-
-packages:
-
-  a@1.0.0:
-    resolution: {integrity: sha512-a}
-
-snapshots:
-
-  a@1.0.0: {}
-";
-
-fn url(name: &str, version: &str) -> String {
-    format!("https://r.example/{name}/-/{version}.tgz")
-}
-
-fn host() -> HostPlatform {
-    HostPlatform {
-        os: "linux".into(),
-        cpu: "x64".into(),
-        libc: None,
-    }
-}
+use crate::test_support::{LOCK_YAML, host, url};
 
 fn parse(text: &str) -> Lockfile {
     Lockfile::parse(text, Path::new("pnpm-lock.yaml")).unwrap()

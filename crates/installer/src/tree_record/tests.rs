@@ -1,42 +1,14 @@
 use std::path::Path;
 
 use pacquet_lockfile::Lockfile;
-use pacquet_planner::{HostPlatform, Plan, PlanOptions, Tree, plan};
+use pacquet_planner::{Plan, PlanOptions, Tree, plan};
 
 use super::{decode, encode, path, read, write};
-
-const LOCK_YAML: &str = "lockfileVersion: '9.0'
-
-importers:
-
-  .:
-    dependencies:
-      a:
-        specifier: 1.0.0
-        version: 1.0.0
-
-packages:
-
-  a@1.0.0:
-    resolution: {integrity: sha512-a}
-
-snapshots:
-
-  a@1.0.0: {}
-";
-
-fn url(name: &str, version: &str) -> String {
-    format!("https://r.example/{name}/-/{version}.tgz")
-}
+use crate::test_support::{LOCK_YAML, host, url};
 
 fn example() -> Plan {
-    let host = HostPlatform {
-        os: "linux".into(),
-        cpu: "x64".into(),
-        libc: None,
-    };
     let lockfile = Lockfile::parse(LOCK_YAML, Path::new("lock.yaml")).unwrap();
-    plan(&lockfile, &PlanOptions::new(host, &url)).unwrap()
+    plan(&lockfile, &PlanOptions::new(host(), &url)).unwrap()
 }
 
 #[test]
