@@ -16,7 +16,6 @@ pub type Authorize<'a> = dyn Fn(&str, Option<&str>) -> Option<String> + Sync + '
 /// Network settings and the HTTP client (built on first use, see
 /// [`Fetcher::ready`]).
 pub struct Downloader<'a> {
-    options: FetcherOptions,
     authorize: &'a Authorize<'a>,
     /// `file:` tarball paths are relative to the lockfile directory.
     root: PathBuf,
@@ -26,8 +25,7 @@ pub struct Downloader<'a> {
 impl<'a> Downloader<'a> {
     pub fn new(options: FetcherOptions, authorize: &'a Authorize<'a>, root: PathBuf) -> Self {
         Downloader {
-            fetcher: Fetcher::new(options.clone()),
-            options,
+            fetcher: Fetcher::new(options),
             authorize,
             root,
         }
@@ -35,7 +33,7 @@ impl<'a> Downloader<'a> {
 
     /// How many downloads may run at once (`networkConcurrency`).
     pub fn concurrency(&self) -> usize {
-        self.options.network_concurrency.max(1)
+        self.fetcher.concurrency()
     }
 
     /// Builds the HTTP client now, so that a bad setting fails before any

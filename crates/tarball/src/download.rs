@@ -90,6 +90,12 @@ impl Fetcher {
         }
     }
 
+    /// How many downloads may run at once (`networkConcurrency`, at least
+    /// one): the requests beyond it wait for a permit.
+    pub fn concurrency(&self) -> usize {
+        self.opts.network_concurrency.max(1)
+    }
+
     /// Builds the HTTP clients now, so that a setting they refuse fails
     /// before any request is queued.
     pub fn ready(&self) -> Result<(), TarballError> {
