@@ -85,8 +85,10 @@ pub struct Args {
 
     /// pacquet revisions to benchmark, comma-separated or repeated. `working-tree`
     /// builds this checkout (`cargo build --release -p pacquet-cli`); anything else
-    /// (HEAD, main, a commit) is checked out in a git worktree under <work-dir>/revisions
-    /// and built there with its own target dir (cached by commit). Each is labelled
+    /// (HEAD, main, a commit) is checked out in a git worktree under
+    /// $TMPDIR/pacquet-bench-revisions (outside the checkout, so that the checkout's
+    /// `.cargo/config.toml` does not apply) and built there with its own target dir
+    /// under <work-dir>/revisions (cached by commit). Each is labelled
     /// `pacquet @ <git describe --always --dirty>`; several are timed in one hyperfine
     /// run, so their rows are comparable.
     #[arg(long, value_delimiter = ',', default_value = "working-tree")]

@@ -201,9 +201,14 @@ impl Env {
             )
             .map_err(|_| format!("pacquet {rev}: not a git revision"))?;
             let short = sha[..10.min(sha.len())].to_string();
-            let tree = self.work.join("revisions").join(&short);
+            // Outside the checkout: cargo reads `.cargo/config.toml` from
+            // every directory above the one it builds in, so a worktree
+            // inside the checkout would build with the checkout's settings
+            // (its `[env]`, say) instead of the revision's own.
+            let trees = std::env::temp_dir().join("pacquet-bench-revisions");
+            let tree = trees.join(&short);
             if !tree.join("Cargo.toml").is_file() {
-                fs::create_dir_all(self.work.join("revisions")).map_err(|e| e.to_string())?;
+                fs::create_dir_all(&trees).map_err(|e| e.to_string())?;
                 capture(
                     Command::new("git")
                         .current_dir(&self.repo)
