@@ -3,6 +3,7 @@
 //!
 //! See `--help` and `benchmarks/README.md`.
 
+mod cargo_env;
 mod commit;
 mod machine;
 mod quiet;

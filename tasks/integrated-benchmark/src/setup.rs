@@ -237,6 +237,11 @@ impl Env {
             cmd.current_dir(&src_dir)
                 .args(["build", "--release", "-p", "pacquet-cli", "--target-dir"])
                 .arg(&target_dir);
+            if rev != WORKING_TREE {
+                for key in crate::cargo_env::checkout_keys(&self.repo) {
+                    cmd.env_remove(key);
+                }
+            }
             logged(cmd, &log).map_err(|e| {
                 format!(
                     "{label} dropped: `cargo build --release -p pacquet-cli` failed ({e}; {}; full log: {})",
