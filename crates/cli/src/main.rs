@@ -15,7 +15,8 @@ use crate::args::{Cli, Command, Reporter};
 
 // glibc's malloc spent ~15% of a lockfile-change install (alotta) in
 // malloc/free and grew its arenas by ~1,400 mprotect calls: mimalloc took
-// that install from 53 ms to 44 ms (median, same hyperfine run).
+// that install from 53 ms to 44 ms (median, same hyperfine run). It is
+// built without its 4 MiB large pages (`.cargo/config.toml` says why).
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
