@@ -211,10 +211,6 @@ pub(crate) fn resolve_lockfile(
             manifest,
         })
         .collect();
-    // Documents are read and freed by the thousand: zeroing 2 MiB huge
-    // pages was 84 % of the cycles of alotta's offline resolution from a
-    // warm cache; without them, 288 ± 154 → 246 ± 16 ms (hyperfine, 15 runs).
-    let memory = crate::memory::without_huge_pages();
     let (resolved, verified) = std::thread::scope(|s| {
         let verification = s.spawn(|| match previous.as_ref().filter(|_| verifiable) {
             Some(lockfile) => crate::verify::verify_lockfile(config, lockfile, fetcher, runtime),
@@ -245,7 +241,6 @@ pub(crate) fn resolve_lockfile(
         crate::install::report_verified(verified, reporter);
     }
     let resolved = resolved.map_err(InstallError::Resolve)?;
-    drop(memory);
     let peer_issues =
         crate::peer_rules::any_left(&resolved.peer_issues, &config.peer_dependency_rules);
     if peer_issues && config.strict_peer_dependencies {
