@@ -78,6 +78,11 @@ struct Clients {
     registry_clients: Vec<(String, reqwest::Client)>,
 }
 
+/// `networkConcurrency`, at least one: the permits a [`Fetcher`] hands out.
+fn concurrency(opts: &FetcherOptions) -> usize {
+    opts.network_concurrency.max(1)
+}
+
 impl Fetcher {
     /// A fetcher for `opts`; its HTTP clients are built by
     /// [`Fetcher::ready`] or the first request, and a setting they refuse
@@ -85,7 +90,7 @@ impl Fetcher {
     pub fn new(opts: FetcherOptions) -> Fetcher {
         Fetcher {
             clients: std::sync::OnceLock::new(),
-            permits: Semaphore::new(opts.network_concurrency.max(1)),
+            permits: Semaphore::new(concurrency(&opts)),
             opts,
         }
     }
@@ -93,7 +98,7 @@ impl Fetcher {
     /// How many downloads may run at once (`networkConcurrency`, at least
     /// one): the requests beyond it wait for a permit.
     pub fn concurrency(&self) -> usize {
-        self.opts.network_concurrency.max(1)
+        concurrency(&self.opts)
     }
 
     /// Builds the HTTP clients now, so that a setting they refuse fails
