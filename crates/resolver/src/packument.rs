@@ -114,8 +114,10 @@ impl Packument {
     pub fn from_kept(kept: pacquet_registry_metadata::mirror::Kept) -> Packument {
         let versions: Vec<(Version, Range<usize>)> = kept
             .versions
-            .into_iter()
-            .filter_map(|(v, range)| Some((Version::parse(&v).ok()?, range)))
+            .iter()
+            .filter_map(|(v, range)| {
+                Some((Version::parse(kept.version_name(v)).ok()?, range.clone()))
+            })
             .collect();
         // A raw JSON value starts with its first character.
         let time_at = kept

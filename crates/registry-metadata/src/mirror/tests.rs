@@ -142,3 +142,29 @@ fn files_are_read_only_when_written_since() {
     assert!(matches!(kept, KeptFile::Indexed(ref k) if *k.file == file[..]));
     assert!(read_file_since(&dir.path().join("missing.json"), 0).is_none());
 }
+
+/// Version names are found in the file where it writes them plainly, and
+/// unescaped where it escapes them; both read back in the index's order.
+#[test]
+fn version_names_read_borrowed_or_unescaped() {
+    let index = r#"{"name":"a","distTags":{"latest":"1.0.1"},"versions":[["1.0.0",0,2],["1.0.\u0031",2,13]]}"#;
+    let mut file = format!("{MAGIC} 2 {}\n{{}}{index}", index.len()).into_bytes();
+    file.extend_from_slice(br#"{}{"version":1}"#);
+    let Some(KeptFile::Indexed(kept)) = decode_file(FileBytes::Read(file.clone())) else {
+        panic!("an indexed file");
+    };
+    let names: Vec<&str> = kept
+        .versions
+        .iter()
+        .map(|(v, _)| kept.version_name(v))
+        .collect();
+    assert_eq!(names, ["1.0.0", "1.0.1"]);
+    assert!(matches!(kept.versions[0].0, VersionName::At(_)));
+    assert!(matches!(kept.versions[1].0, VersionName::Owned(_)));
+    assert_eq!(&kept.file[kept.versions[1].1.clone()], br#"{"version":1}"#);
+    let document: Value = serde_json::from_slice(&kept.to_document().unwrap()).unwrap();
+    assert_eq!(document["versions"]["1.0.1"]["version"], 1);
+    // A fragment past the end of the file: damaged.
+    file.truncate(file.len() - 1);
+    assert!(decode_file(FileBytes::Read(file)).is_none());
+}
