@@ -15,14 +15,23 @@ use crate::PlanError;
 pub(crate) fn check_names(lockfile: &Lockfile) -> Result<(), PlanError> {
     let keys = lockfile.packages.keys().chain(lockfile.snapshots.keys());
     let names = keys.map(|k| k.name());
-    let snapshot_aliases = lockfile
-        .snapshots
-        .values()
-        .flat_map(|s| s.dependency_refs().map(|(alias, _)| alias));
-    let importer_aliases = lockfile
-        .importers
-        .values()
-        .flat_map(|i| i.dependency_refs().map(|(_, alias, _)| alias));
+    // The aliases only: resolving each edge's reference (an allocation
+    // per edge) is the graph's work.
+    let snapshot_aliases = lockfile.snapshots.values().flat_map(|s| {
+        let deps = s.dependencies.iter().flatten();
+        deps.chain(s.optional_dependencies.iter().flatten())
+            .map(|(alias, _)| alias.as_str())
+    });
+    let importer_aliases = lockfile.importers.values().flat_map(|i| {
+        [
+            &i.dependencies,
+            &i.dev_dependencies,
+            &i.optional_dependencies,
+        ]
+        .into_iter()
+        .flatten()
+        .flat_map(|deps| deps.keys().map(String::as_str))
+    });
     let invalid: BTreeSet<&str> = names
         .chain(snapshot_aliases)
         .chain(importer_aliases)
@@ -44,8 +53,7 @@ pub(crate) fn is_valid_name(name: &str) -> bool {
     if name.is_empty() || name.starts_with(['.', '_']) {
         return false;
     }
-    let lower = name.to_ascii_lowercase();
-    if lower == "node_modules" || lower == "favicon.ico" {
+    if name.eq_ignore_ascii_case("node_modules") || name.eq_ignore_ascii_case("favicon.ico") {
         return false;
     }
     if name.chars().all(url_safe) {
