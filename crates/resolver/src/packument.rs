@@ -261,17 +261,17 @@ pub struct VersionManifest {
 }
 
 impl VersionManifest {
-    /// Reads only the fields [`VersionManifest::from_value`] looks at into
-    /// values; the rest (`devDependencies`, `_npmUser`, signatures' peers…)
-    /// is checked and skipped. Building every field was 12 % of alotta's
-    /// warm resolution (callgrind).
+    /// Reads only the fields [`VersionManifest::from_value`] looks at,
+    /// straight into the manifest ([`fields`]); the rest (`devDependencies`,
+    /// `_npmUser`, signatures' peers…) is checked and skipped. Building
+    /// every field was 12 % of alotta's warm resolution (callgrind).
     pub fn parse(json: &str) -> Result<VersionManifest, serde_json::Error> {
         if !json.trim_start().starts_with('{') {
             let value: Value = serde_json::from_str(json)?;
             return Ok(Self::from_value(&value));
         }
-        let ManifestFields(fields) = serde_json::from_str(json)?;
-        Ok(Self::from_value(&Value::Object(fields)))
+        let fields::Fields(manifest) = serde_json::from_str(json)?;
+        Ok(manifest)
     }
 
     pub fn from_value(value: &Value) -> VersionManifest {
@@ -352,65 +352,7 @@ impl VersionManifest {
     }
 }
 
+mod fields;
+
 #[cfg(test)]
 mod tests;
-
-/// The keys [`VersionManifest::from_value`] reads.
-const MANIFEST_KEYS: &[&str] = &[
-    "name",
-    "version",
-    "dependencies",
-    "optionalDependencies",
-    "peerDependencies",
-    "peerDependenciesMeta",
-    "dist",
-    "engines",
-    "cpu",
-    "os",
-    "libc",
-    "deprecated",
-    "bin",
-    "directories",
-    "bundledDependencies",
-    "bundleDependencies",
-    "hasInstallScript",
-];
-
-/// A manifest object with only [`MANIFEST_KEYS`]; a repeated key keeps
-/// its last value, as a map does.
-struct ManifestFields(serde_json::Map<String, Value>);
-
-impl<'de> Deserialize<'de> for ManifestFields {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Fields;
-
-        impl<'de> serde::de::Visitor<'de> for Fields {
-            type Value = ManifestFields;
-
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("a manifest object")
-            }
-
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<ManifestFields, A::Error> {
-                let mut fields = serde_json::Map::new();
-                let wanted = pacquet_registry_metadata::KeyIn(MANIFEST_KEYS);
-                while let Some(slot) = map.next_key_seed(wanted)? {
-                    match slot {
-                        Some(i) => {
-                            fields.insert(MANIFEST_KEYS[i].to_owned(), map.next_value()?);
-                        }
-                        None => {
-                            map.next_value::<serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                Ok(ManifestFields(fields))
-            }
-        }
-
-        deserializer.deserialize_map(Fields)
-    }
-}
