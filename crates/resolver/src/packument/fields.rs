@@ -122,55 +122,7 @@ struct Text(Option<String>);
 
 impl<'de> Deserialize<'de> for Text {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_any(TextVisitor)
-    }
-}
-
-struct TextVisitor;
-
-impl<'de> Visitor<'de> for TextVisitor {
-    type Value = Text;
-
-    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("any JSON value")
-    }
-
-    fn visit_str<E>(self, text: &str) -> Result<Text, E> {
-        Ok(Text(Some(text.to_owned())))
-    }
-
-    fn visit_string<E>(self, text: String) -> Result<Text, E> {
-        Ok(Text(Some(text)))
-    }
-
-    fn visit_bool<E>(self, _: bool) -> Result<Text, E> {
-        Ok(Text(None))
-    }
-
-    fn visit_i64<E>(self, _: i64) -> Result<Text, E> {
-        Ok(Text(None))
-    }
-
-    fn visit_u64<E>(self, _: u64) -> Result<Text, E> {
-        Ok(Text(None))
-    }
-
-    fn visit_f64<E>(self, _: f64) -> Result<Text, E> {
-        Ok(Text(None))
-    }
-
-    fn visit_unit<E>(self) -> Result<Text, E> {
-        Ok(Text(None))
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Text, A::Error> {
-        while seq.next_element::<IgnoredAny>()?.is_some() {}
-        Ok(Text(None))
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Text, A::Error> {
-        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-        Ok(Text(None))
+        Ok(Text(Shaped::<TextShape>::deserialize(deserializer)?.0))
     }
 }
 
@@ -223,6 +175,16 @@ trait Shape {
     fn from_seq<'de, A: SeqAccess<'de>>(mut seq: A) -> Result<Option<Self::Out>, A::Error> {
         while seq.next_element::<IgnoredAny>()?.is_some() {}
         Ok(None)
+    }
+}
+
+struct TextShape;
+
+impl Shape for TextShape {
+    type Out = String;
+
+    fn from_str(text: String) -> Option<String> {
+        Some(text)
     }
 }
 
