@@ -63,12 +63,18 @@ impl<'de> Visitor<'de> for ManifestVisitor {
                 continue;
             };
             match KEYS[slot] {
-                "name" => m.name = map.next_value::<Text>()?.0.unwrap_or_default(),
-                "version" => m.version = map.next_value::<Text>()?.0.unwrap_or_default(),
-                "dependencies" => m.dependencies = map.next_value::<Strings>()?.0,
-                "optionalDependencies" => m.optional_dependencies = map.next_value::<Strings>()?.0,
-                "peerDependencies" => m.peer_dependencies = map.next_value::<Strings>()?.0,
-                "engines" => engines = map.next_value::<Strings>()?.0,
+                "name" => m.name = next::<TextShape, _>(&mut map)?.unwrap_or_default(),
+                "version" => m.version = next::<TextShape, _>(&mut map)?.unwrap_or_default(),
+                "dependencies" => {
+                    m.dependencies = next::<StringsShape, _>(&mut map)?.unwrap_or_default()
+                }
+                "optionalDependencies" => {
+                    m.optional_dependencies = next::<StringsShape, _>(&mut map)?.unwrap_or_default()
+                }
+                "peerDependencies" => {
+                    m.peer_dependencies = next::<StringsShape, _>(&mut map)?.unwrap_or_default()
+                }
+                "engines" => engines = next::<StringsShape, _>(&mut map)?.unwrap_or_default(),
                 "peerDependenciesMeta" => {
                     m.peer_dependencies_meta = match map.next_value::<Value>()? {
                         Value::Object(meta) => meta.into_iter().collect(),
@@ -76,14 +82,15 @@ impl<'de> Visitor<'de> for ManifestVisitor {
                     }
                 }
                 "dist" => {
-                    let Dist([integrity, shasum, tarball]) = map.next_value()?;
+                    let [integrity, shasum, tarball] =
+                        next::<DistShape, _>(&mut map)?.unwrap_or_default();
                     (m.integrity, m.shasum, m.tarball) = (integrity, shasum, tarball);
                 }
-                "cpu" => m.cpu = map.next_value::<List>()?.0,
-                "os" => m.os = map.next_value::<List>()?.0,
-                "libc" => m.libc = map.next_value::<List>()?.0,
+                "cpu" => m.cpu = next::<ListShape, _>(&mut map)?,
+                "os" => m.os = next::<ListShape, _>(&mut map)?,
+                "libc" => m.libc = next::<ListShape, _>(&mut map)?,
                 "deprecated" => {
-                    m.deprecated = map.next_value::<Text>()?.0.filter(|d| !d.is_empty());
+                    m.deprecated = next::<TextShape, _>(&mut map)?.filter(|d| !d.is_empty());
                 }
                 "bin" => bin = Some(map.next_value::<Value>()?),
                 "directories" => {
@@ -117,47 +124,13 @@ impl<'de> Visitor<'de> for ManifestVisitor {
     }
 }
 
-/// A string, or `None` for a value of another shape (skipped).
-struct Text(Option<String>);
-
-impl<'de> Deserialize<'de> for Text {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        Ok(Text(Shaped::<TextShape>::deserialize(deserializer)?.0))
-    }
+/// The next value of `map` read as the shape `S`.
+fn next<'de, S: Shape, A: MapAccess<'de>>(map: &mut A) -> Result<Option<S::Out>, A::Error> {
+    Ok(map.next_value::<Shaped<S>>()?.0)
 }
 
-/// An object's string members in order (a repeated key keeps its first
-/// place and its last value, which drops it when not a string); empty for
-/// a value of another shape.
-struct Strings(IndexMap<String, String>);
-
-impl<'de> Deserialize<'de> for Strings {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let Shaped(members) = Shaped::<StringsShape>::deserialize(deserializer)?;
-        Ok(Strings(members.unwrap_or_default()))
-    }
-}
-
-/// `dist`'s `integrity`, `shasum` and `tarball` strings.
-struct Dist([Option<String>; 3]);
-
-impl<'de> Deserialize<'de> for Dist {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let Shaped(dist) = Shaped::<DistShape>::deserialize(deserializer)?;
-        Ok(Dist(dist.unwrap_or_default()))
-    }
-}
-
-/// `cpu`, `os`, `libc`: an array's strings, or one string.
-struct List(Option<Vec<String>>);
-
-impl<'de> Deserialize<'de> for List {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        Ok(List(Shaped::<ListShape>::deserialize(deserializer)?.0))
-    }
-}
-
-/// What a value of the shape `S` reads as, `None` for any other shape.
+/// What a value of the shape `S` reads as, `None` for any other shape
+/// (skipped).
 struct Shaped<S: Shape>(Option<S::Out>);
 
 trait Shape {
@@ -178,6 +151,7 @@ trait Shape {
     }
 }
 
+/// A string.
 struct TextShape;
 
 impl Shape for TextShape {
@@ -188,6 +162,8 @@ impl Shape for TextShape {
     }
 }
 
+/// An object's string members in order (a repeated key keeps its first
+/// place and its last value, which drops it when not a string).
 struct StringsShape;
 
 impl Shape for StringsShape {
@@ -196,7 +172,7 @@ impl Shape for StringsShape {
     fn from_map<'de, A: MapAccess<'de>>(mut map: A) -> Result<Option<Self::Out>, A::Error> {
         let mut members: IndexMap<String, Option<String>> = IndexMap::new();
         while let Some(key) = map.next_key::<String>()? {
-            members.insert(key, map.next_value::<Text>()?.0);
+            members.insert(key, next::<TextShape, _>(&mut map)?);
         }
         Ok(Some(
             members
@@ -207,6 +183,7 @@ impl Shape for StringsShape {
     }
 }
 
+/// `dist`'s `integrity`, `shasum` and `tarball` strings.
 struct DistShape;
 
 impl Shape for DistShape {
@@ -218,7 +195,7 @@ impl Shape for DistShape {
         let wanted = pacquet_registry_metadata::KeyIn(DIST_KEYS);
         while let Some(slot) = map.next_key_seed(wanted)? {
             match slot {
-                Some(i) => out[i] = map.next_value::<Text>()?.0,
+                Some(i) => out[i] = next::<TextShape, _>(&mut map)?,
                 None => {
                     map.next_value::<IgnoredAny>()?;
                 }
@@ -228,6 +205,7 @@ impl Shape for DistShape {
     }
 }
 
+/// `cpu`, `os`, `libc`: an array's strings, or one string.
 struct ListShape;
 
 impl Shape for ListShape {
@@ -239,7 +217,7 @@ impl Shape for ListShape {
 
     fn from_seq<'de, A: SeqAccess<'de>>(mut seq: A) -> Result<Option<Vec<String>>, A::Error> {
         let mut items = Vec::new();
-        while let Some(Text(item)) = seq.next_element()? {
+        while let Some(Shaped(item)) = seq.next_element::<Shaped<TextShape>>()? {
             items.extend(item);
         }
         Ok(Some(items))
