@@ -298,19 +298,11 @@ impl VersionManifest {
             }
         };
         let engines = strings("engines");
-        let bin = value.get("bin").filter(|b| match b {
-            Value::String(s) => !s.is_empty(),
-            Value::Object(m) => !m.is_empty(),
-            _ => false,
-        });
+        let bin = value.get("bin").filter(|b| names_bins(b));
         let bundled = value
             .get("bundledDependencies")
             .or_else(|| value.get("bundleDependencies"))
-            .filter(|b| match b {
-                Value::Bool(true) => true,
-                Value::Array(items) => !items.is_empty(),
-                _ => false,
-            })
+            .filter(|b| bundles(b))
             .cloned();
         VersionManifest {
             name: string(value.get("name")).unwrap_or_default(),
@@ -349,6 +341,25 @@ impl VersionManifest {
             .and_then(|m| m.get("optional"))
             .and_then(Value::as_bool)
             .unwrap_or(false)
+    }
+}
+
+/// A `bin` field that names a bin: a non-empty string or object.
+fn names_bins(bin: &Value) -> bool {
+    match bin {
+        Value::String(s) => !s.is_empty(),
+        Value::Object(m) => !m.is_empty(),
+        _ => false,
+    }
+}
+
+/// A `bundledDependencies` value that bundles something: `true` or a
+/// non-empty list.
+fn bundles(bundled: &Value) -> bool {
+    match bundled {
+        Value::Bool(true) => true,
+        Value::Array(items) => !items.is_empty(),
+        _ => false,
     }
 }
 

@@ -9,7 +9,7 @@ use indexmap::IndexMap;
 use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
-use super::VersionManifest;
+use super::{VersionManifest, bundles, names_bins};
 
 /// The keys read; the others are checked and skipped.
 const KEYS: &[&str] = &[
@@ -108,18 +108,9 @@ impl<'de> Visitor<'de> for ManifestVisitor {
             }
         }
         m.engines = (!engines.is_empty()).then_some(engines);
-        m.has_bin = directories_bin
-            || bin.is_some_and(|b| match b {
-                Value::String(s) => !s.is_empty(),
-                Value::Object(map) => !map.is_empty(),
-                _ => false,
-            });
+        m.has_bin = directories_bin || bin.as_ref().is_some_and(names_bins);
         // `bundledDependencies` when present, whatever its value.
-        m.bundled_dependencies = bundled.or(bundle).filter(|b| match b {
-            Value::Bool(true) => true,
-            Value::Array(items) => !items.is_empty(),
-            _ => false,
-        });
+        m.bundled_dependencies = bundled.or(bundle).filter(bundles);
         Ok(Fields(m))
     }
 }
