@@ -21,6 +21,8 @@ use crate::args::{Cli, Command, Reporter};
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
+    // One command per process: what it is done with is freed by the exit.
+    pacquet_teardown::exit_frees();
     let cli = Cli::parse_with_config();
     init_tracing(cli.reporter.unwrap_or(Reporter::Default));
     let _ = rustls::crypto::ring::default_provider().install_default();

@@ -102,6 +102,7 @@ fn fill_store(
         config.strict_store_pkg_content_check,
         &config.workspace_root,
         &Default::default(),
+        &Default::default(),
     )?;
     // A row whose blobs are gone or damaged is as good as no row: the
     // offline install that follows would have to download it.

@@ -22,6 +22,7 @@ use crate::{
     global_store,
     link_gate::LinkGate,
     phases::Phases,
+    probe::{DirProbe, ProbeAhead},
     project_scripts::ProjectScripts,
     reporter::{Event, Reporter},
     settings, skills,
@@ -234,7 +235,7 @@ pub fn install(
     // it has passed (the link gate).
     // A resolution checked the lockfile it was given, not what it resolved
     // (docs/supply-chain.md §8).
-    std::thread::scope(|s| {
+    let summary = std::thread::scope(|s| {
         let verification = s.spawn(|| match resolved {
             false => verify::verify_lockfile(config, &checked.lockfile, &fetcher, runtime),
             true => Ok(None),
@@ -260,19 +261,27 @@ pub fn install(
         let survey_opts = state_opts.as_ref().unwrap_or(&opts);
         let record =
             keeps_tree_record(&opts, selected.is_some()).then(|| tree_record_file(config, &opts));
+        let ahead = ProbeAhead::default();
         std::thread::scope(|s| {
             let previous = s.spawn(|| {
                 let wanted = stale::Wanted {
                     lockfile: &checked.lockfile,
                     text: checked.text.as_deref(),
                 };
-                stale::read_previous(
+                let previous = stale::read_previous(
                     &config.workspace_root,
                     survey_opts,
                     wanted,
                     selected.is_some(),
                     record.as_deref(),
-                )
+                );
+                // Its packages are most of the new plan's; whether each is
+                // still in place is asked while the plan is made.
+                let manifests = previous
+                    .package_dirs()
+                    .map(|dir| format!("{dir}/package.json"));
+                ahead.probe(&DirProbe::open(&config.workspace_root), manifests);
+                previous
             });
             let planned = plan(&checked.lockfile, &opts)
                 .and_then(|p| {
@@ -284,6 +293,7 @@ pub fn install(
                 })
                 .map_err(InstallError::from)
                 .and_then(|(plan, state)| refuse_unsupported(&plan).map(|()| (plan, state)));
+            let probed = ahead.take();
             let (plan, state_plan) = match planned {
                 Ok(planned) => planned,
                 // A refused lockfile is the first thing to report.
@@ -323,9 +333,14 @@ pub fn install(
                 global: global.as_ref(),
                 edited: &req.edited,
             };
-            run.execute(runtime, &phases, verification, previous)
+            let summary = run.execute(runtime, &phases, verification, previous, &probed);
+            pacquet_teardown::discard(plan);
+            pacquet_teardown::discard(state_plan);
+            summary
         })
-    })
+    });
+    pacquet_teardown::discard(checked);
+    summary
 }
 
 /// A filtered install's view of everything installed after it: the
@@ -440,6 +455,7 @@ impl Run<'_> {
         phases: &Phases,
         verification: Verification<'_>,
         previous: std::thread::ScopedJoinHandle<'_, stale::Previous>,
+        probed: &crate::probe::Probed,
     ) -> Result<InstallSummary, InstallError> {
         let config = self.config;
         let root = config.workspace_root.as_path();
@@ -462,7 +478,7 @@ impl Run<'_> {
         // each, one after the other).
         let (rows, survey) = std::thread::scope(|s| {
             let survey = s.spawn(|| previous.join().map(|p| prepare::survey(self, p)));
-            (prepare::read_rows(self, &store), survey.join())
+            (prepare::read_rows(self, &store, probed), survey.join())
         });
         let survey = survey
             .ok()
@@ -587,6 +603,11 @@ impl Run<'_> {
                     .map_err(|_| InstallError::Internal {
                         what: "rendering lock.yaml panicked".into(),
                     })?;
+            // Beside the state files: a record names its `lock.yaml` by
+            // digest, so one written before (or without) that `lock.yaml`
+            // is ignored. One that does not apply to this install goes.
+            let record_file = tree_record_file(config, self.opts);
+            s.spawn(move || tree_record::write(&record_file, record.as_deref()));
             self.write_state(
                 &builds,
                 &ignored_builds,
@@ -594,9 +615,6 @@ impl Run<'_> {
                 &pending_skills,
                 current_lockfile,
             )?;
-            // After `lock.yaml`, which it names; one that does not apply
-            // to this install goes.
-            tree_record::write(&tree_record_file(config, self.opts), record.as_deref());
             phases.mark("state");
             match finishing {
                 Some(finishing) => finishing.join().map_err(|_| InstallError::Internal {
@@ -631,7 +649,10 @@ impl Run<'_> {
                 pacquet_scripts::ignored_builds_error(&ignored_builds),
             ));
         }
-        Ok(summary::finish(self, &linked, prepared.previous_direct))
+        let summary = summary::finish(self, &linked, prepared.previous_direct);
+        pacquet_teardown::discard(rows);
+        pacquet_teardown::discard(linked);
+        Ok(summary)
     }
 
     /// Runs the builds the plan allows; unlinks optional packages whose
@@ -736,13 +757,20 @@ impl Run<'_> {
         packages.sort();
         packages.dedup();
         pending_builds.extend(packages);
+        let Reconciled {
+            pruned_at,
+            skipped,
+            removals,
+            ..
+        } = reconciled;
+        pacquet_teardown::discard(removals);
         write_state::write_modules_state(
             &self.state_inputs(
                 ignored_builds,
                 &pending_builds,
                 pending_skills,
-                reconciled.pruned_at,
-                reconciled.skipped,
+                pruned_at,
+                skipped,
             ),
             current_lockfile,
         )

@@ -4,6 +4,8 @@
 //! lookups start from a descriptor of the root instead.
 
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Answers "does `<root>/<relative>` exist?" (following symlinks, as
 /// [`Path::exists`]).
@@ -36,6 +38,42 @@ impl DirProbe {
             return rustix::fs::statat(fd, relative, rustix::fs::AtFlags::empty()).is_ok();
         }
         self.root.join(relative).exists()
+    }
+}
+
+/// Existence answers asked ahead: the previous tree's package
+/// directories are probed on the core that planning leaves idle, until the
+/// plan is made ([`ProbeAhead::take`]); the install asks [`DirProbe`] only
+/// for the rest. On alotta with five dependencies added, the ~1,350
+/// probes were ~10 % of the install's CPU, all after planning.
+#[derive(Default)]
+pub struct ProbeAhead {
+    taken: AtomicBool,
+    found: Mutex<Probed>,
+}
+
+/// Paths probed ahead, and whether each exists.
+pub type Probed = foldhash::HashMap<String, bool>;
+
+impl ProbeAhead {
+    /// Probes `paths` in order until [`Self::take`] is called.
+    pub fn probe(&self, probe: &DirProbe, paths: impl IntoIterator<Item = String>) {
+        for path in paths {
+            if self.taken.load(Ordering::Relaxed) {
+                return;
+            }
+            let exists = probe.exists(&path);
+            self.found
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(path, exists);
+        }
+    }
+
+    /// Stops the probing and returns what it found so far.
+    pub fn take(&self) -> Probed {
+        self.taken.store(true, Ordering::Relaxed);
+        std::mem::take(&mut *self.found.lock().unwrap_or_else(|e| e.into_inner()))
     }
 }
 

@@ -260,6 +260,10 @@ pub(crate) fn resolve_lockfile(
         &lockfile.to_yaml(),
     )?;
     crate::verify::record_resolved(config, &lockfile);
+    metadata.finish_writing();
+    pacquet_teardown::discard(metadata);
+    pacquet_teardown::discard(lockfile);
+    pacquet_teardown::discard(previous);
     Ok(())
 }
 

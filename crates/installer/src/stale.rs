@@ -116,6 +116,18 @@ pub struct Previous {
     tree: PreviousTree,
 }
 
+impl Previous {
+    /// The package directories of its tree, when it was recorded or
+    /// planned (root-relative, or absolute in a global virtual store).
+    pub fn package_dirs(&self) -> impl Iterator<Item = &str> {
+        let slots = match &self.tree {
+            PreviousTree::Planned(tree) => tree.slots.as_slice(),
+            _ => &[],
+        };
+        slots.iter().map(|s| s.package_dir.as_str())
+    }
+}
+
 #[derive(Debug)]
 enum PreviousTree {
     /// No modules directory.

@@ -185,6 +185,7 @@ pub fn prefetch_rows(
     strict: bool,
     root: &Path,
     cached: &foldhash::HashMap<String, CachedSummary>,
+    probed: &crate::probe::Probed,
 ) -> Result<Rows, InstallError> {
     let mut index: foldhash::HashMap<&str, usize> = Default::default();
     let mut keys: Vec<&str> = Vec::new();
@@ -235,8 +236,12 @@ pub fn prefetch_rows(
                         .iter()
                         .all(|&i| {
                             let slot = &plan.slots[i];
+                            let manifest = format!("{}/package.json", slot.package_dir);
                             summary_suffices(slot, &summary)
-                                && probe.exists(&format!("{}/package.json", slot.package_dir))
+                                && probed
+                                    .get(&manifest)
+                                    .copied()
+                                    .unwrap_or_else(|| probe.exists(&manifest))
                         })
                         .then_some((summary, copied))
                 })

@@ -456,10 +456,13 @@ pub async fn resolve<M: Metadata>(
         lockfile.ignored_optional_dependencies = Some(opts.ignored_optional_dependencies.to_vec());
     }
     let immature = immature_in(&graph, immature);
+    let deprecated = deprecated_packages(&graph);
+    pacquet_teardown::discard(graph);
+    pacquet_teardown::discard(resolution);
     Ok(Resolved {
         lockfile,
         peer_issues,
-        deprecated: deprecated_packages(&graph),
+        deprecated,
         immature,
     })
 }

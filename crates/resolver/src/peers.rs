@@ -326,6 +326,8 @@ pub fn resolve_peers(graph: &Graph, opts: PeerOptions) -> PeerResolution {
                 .collect(),
         );
     }
+    pacquet_teardown::discard(keys);
+    pacquet_teardown::discard(walker);
     out
 }
 

@@ -177,6 +177,12 @@ impl<'a> RegistryMetadata<'a> {
         self.requests.close();
     }
 
+    /// Waits until every requested document is written to the mirror; what
+    /// is left is plain data (for [`pacquet_teardown::discard`]).
+    pub fn finish_writing(&self) {
+        self.writer.finish();
+    }
+
     /// Fills the cell of `name` from its kept documents, where they answer
     /// without a request; otherwise requests it ahead.
     fn read_kept(&self, name: &str) {

@@ -18,7 +18,11 @@ use crate::{
 
 /// The store rows of the plan's packages; offline, also the check that the
 /// store holds every one.
-pub(super) fn read_rows(run: &Run<'_>, store: &Store) -> Result<Rows, InstallError> {
+pub(super) fn read_rows(
+    run: &Run<'_>,
+    store: &Store,
+    probed: &crate::probe::Probed,
+) -> Result<Rows, InstallError> {
     let root = run.config.workspace_root.as_path();
     let vsd = root.join(&run.opts.virtual_store_dir);
     let cached = summaries::read(run.config, &vsd);
@@ -28,6 +32,7 @@ pub(super) fn read_rows(run: &Run<'_>, store: &Store) -> Result<Rows, InstallErr
         run.config.strict_store_pkg_content_check,
         root,
         &cached,
+        probed,
     )?;
     if run.config.offline {
         // Nothing is touched before the store is known to hold everything.

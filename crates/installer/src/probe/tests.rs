@@ -1,4 +1,4 @@
-use super::DirProbe;
+use super::{DirProbe, ProbeAhead};
 
 #[test]
 fn finds_files_below_the_root_and_absolute_paths() {
@@ -22,4 +22,24 @@ fn follows_symlinks_like_path_exists() {
     let probe = DirProbe::open(dir.path());
     assert!(probe.exists("link"));
     assert!(!probe.exists("dangling"));
+}
+
+#[test]
+fn probing_ahead_answers_what_it_reached_until_taken() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("a")).unwrap();
+    std::fs::write(dir.path().join("a/package.json"), "{}").unwrap();
+    let probe = DirProbe::open(dir.path());
+    let ahead = ProbeAhead::default();
+    ahead.probe(
+        &probe,
+        ["a/package.json", "b/package.json"].map(String::from),
+    );
+    let probed = ahead.take();
+    assert_eq!(probed.get("a/package.json"), Some(&true));
+    assert_eq!(probed.get("b/package.json"), Some(&false));
+    assert_eq!(probed.len(), 2);
+    // Once taken, nothing more is probed: the install asks for the rest.
+    ahead.probe(&probe, ["a/package.json".to_owned()]);
+    assert!(ahead.take().is_empty());
 }
