@@ -168,7 +168,11 @@ fn version_names_read_borrowed_or_unescaped() {
     file.truncate(file.len() - 1);
     assert!(decode_file(FileBytes::Read(file)).is_none());
     // A list that is not one of [name, offset, length]: damaged.
-    for versions in [r#"{"1.0.0":[0,2]}"#, r#"[["1.0.0",0]]"#, r#"[["1.0.0",-1,2]]"#] {
+    for versions in [
+        r#"{"1.0.0":[0,2]}"#,
+        r#"[["1.0.0",0]]"#,
+        r#"[["1.0.0",-1,2]]"#,
+    ] {
         let index = format!(r#"{{"name":"a","versions":{versions}}}"#);
         let mut file = format!("{MAGIC} 2 {}\n{{}}{index}", index.len()).into_bytes();
         file.extend_from_slice(b"{}");
