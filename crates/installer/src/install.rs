@@ -277,10 +277,10 @@ pub fn install(
                 );
                 // Its packages are most of the new plan's; whether each is
                 // still in place is asked while the plan is made.
-                let manifests = previous
-                    .package_dirs()
-                    .map(|dir| format!("{dir}/package.json"));
-                ahead.probe(&DirProbe::open(&config.workspace_root), manifests);
+                ahead.probe(
+                    &DirProbe::open(&config.workspace_root),
+                    previous.package_dirs(),
+                );
                 previous
             });
             let planned = plan(&checked.lockfile, &opts)

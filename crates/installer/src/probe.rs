@@ -39,9 +39,14 @@ impl DirProbe {
         }
         self.root.join(relative).exists()
     }
+
+    /// Whether the package directory `dir` holds its `package.json`.
+    pub fn has_manifest(&self, dir: &str) -> bool {
+        self.exists(&format!("{dir}/package.json"))
+    }
 }
 
-/// Existence answers asked ahead: the previous tree's package
+/// [`DirProbe::has_manifest`] asked ahead: the previous tree's package
 /// directories are probed on the core that planning leaves idle, until the
 /// plan is made ([`ProbeAhead::take`]); the install asks [`DirProbe`] only
 /// for the rest. On alotta with five dependencies added, the ~1,350
@@ -52,21 +57,23 @@ pub struct ProbeAhead {
     found: Mutex<Probed>,
 }
 
-/// Paths probed ahead, and whether each exists.
+/// Package directories probed ahead, and whether each holds its
+/// `package.json`.
 pub type Probed = foldhash::HashMap<String, bool>;
 
 impl ProbeAhead {
-    /// Probes `paths` in order until [`Self::take`] is called.
-    pub fn probe(&self, probe: &DirProbe, paths: impl IntoIterator<Item = String>) {
-        for path in paths {
+    /// Probes the package directories `dirs` in order until [`Self::take`]
+    /// is called.
+    pub fn probe<'d>(&self, probe: &DirProbe, dirs: impl IntoIterator<Item = &'d str>) {
+        for dir in dirs {
             if self.taken.load(Ordering::Relaxed) {
                 return;
             }
-            let exists = probe.exists(&path);
+            let found = probe.has_manifest(dir);
             self.found
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
-                .insert(path, exists);
+                .insert(dir.to_owned(), found);
         }
     }
 

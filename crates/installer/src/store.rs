@@ -236,12 +236,11 @@ pub fn prefetch_rows(
                         .iter()
                         .all(|&i| {
                             let slot = &plan.slots[i];
-                            let manifest = format!("{}/package.json", slot.package_dir);
                             summary_suffices(slot, &summary)
                                 && probed
-                                    .get(&manifest)
+                                    .get(slot.package_dir.as_str())
                                     .copied()
-                                    .unwrap_or_else(|| probe.exists(&manifest))
+                                    .unwrap_or_else(|| probe.has_manifest(&slot.package_dir))
                         })
                         .then_some((summary, copied))
                 })
