@@ -8,11 +8,13 @@ use pacquet_lockfile::ProjectManifest;
 
 use crate::ResolveError;
 use crate::graph::{Graph, Walker, id_is_of, id_version, merged_range};
-use crate::peers::{PeerOptions, resolve_peers};
+use crate::peers::{PeerOptions, PeerResolution, resolve_peers};
 use crate::source::Metadata;
 
 /// Installs the missing peers of importer `index` until nothing more can
-/// be installed; returns the required peers whose ranges conflicted.
+/// be installed; returns the required peers whose ranges conflicted, and
+/// the peer resolution of the graph as it is left (what resolving peers
+/// again would give while nothing else is added).
 /// `fresh` (`autoInstallPeers`): a required peer no version in the tree
 /// satisfies is picked from the registry; without it, only versions
 /// already in the tree are hoisted.
@@ -22,7 +24,7 @@ pub async fn install_missing<M: Metadata>(
     manifest: &ProjectManifest,
     opts: PeerOptions,
     fresh: bool,
-) -> Result<Vec<String>, ResolveError> {
+) -> Result<(Vec<String>, PeerResolution), ResolveError> {
     let mut tried: HashSet<String> = HashSet::new();
     let mut conflicts = Vec::new();
     loop {
@@ -71,7 +73,7 @@ pub async fn install_missing<M: Metadata>(
             }
         }
         if install.is_empty() {
-            return Ok(conflicts);
+            return Ok((conflicts, resolution));
         }
         // What provided a peer in the tree so far is in the project's
         // scope while the hoisted peers' subtrees are resolved, as pnpm 12

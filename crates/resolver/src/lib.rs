@@ -373,13 +373,18 @@ pub async fn resolve<M: Metadata>(
         }
     };
     let mut peer_issues = PeerIssues::default();
+    // The peer resolution of the graph as it stands, when one was made
+    // after its last change: resolving peers is deterministic, and alotta's
+    // took 6–8 ms each time.
+    let mut settled = None;
     for importer in &importers {
         let index = walker.add_importer(*importer).await?;
+        settled = None;
         // pnpm 12.21 hoists missing peers also without autoInstallPeers
         // when dedupePeerDependents is on, from versions already in the
         // tree only (docs/resolution.md §5).
         if opts.auto_install_peers || opts.dedupe_peer_dependents {
-            let conflicts = auto_peers::install_missing(
+            let (conflicts, resolution) = auto_peers::install_missing(
                 &mut walker,
                 index,
                 importer.manifest,
@@ -388,6 +393,7 @@ pub async fn resolve<M: Metadata>(
             )
             .await?;
             peer_issues.missing.extend(conflicts);
+            settled = Some(resolution);
         }
     }
     let immature = walker
@@ -406,7 +412,7 @@ pub async fn resolve<M: Metadata>(
             });
         }
     }
-    let mut resolution = peers::resolve_peers(&graph, peer_opts);
+    let mut resolution = settled.unwrap_or_else(|| peers::resolve_peers(&graph, peer_opts));
     if opts.dedupe_injected_deps && injected::dedupe(&mut graph, &resolution) {
         resolution = peers::resolve_peers(&graph, peer_opts);
     }
