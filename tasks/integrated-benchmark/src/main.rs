@@ -8,6 +8,7 @@ mod commit;
 mod machine;
 mod quiet;
 mod report;
+mod rounds;
 mod setup;
 mod variant;
 
@@ -30,7 +31,8 @@ Builds the requested pacquet revisions, installs pnpm and bun into <work-dir>/to
 fills the tarball mirror from the fixture's lockfile (registry-mirror), serves it on a
 loopback registry, stages a private copy of the fixture and a private store for every
 tool, runs each tool once to check it works (a failing tool is dropped with a note),
-then runs hyperfine and writes <results-dir>/<fixture>/<scenario>.{md,json,svg}.
+then times the tools in interleaved rounds (each round one hyperfine run of one run per tool,
+the order turned by one tool each round) and writes <results-dir>/<fixture>/<scenario>.{md,json,svg}.
 
 Every pacquet row is labelled with the commit it measured, `git describe --always --dirty`
 (`working-tree`: HEAD, with -dirty when tracked files have uncommitted changes; another
@@ -90,8 +92,8 @@ pub struct Args {
     /// $TMPDIR/pacquet-bench-revisions (outside the checkout, so that the checkout's
     /// `.cargo/config.toml` does not apply) and built there with its own target dir
     /// under <work-dir>/revisions (cached by commit). Each is labelled
-    /// `pacquet @ <git describe --always --dirty>`; several are timed in one hyperfine
-    /// run, so their rows are comparable.
+    /// `pacquet @ <git describe --always --dirty>`; several are timed in the same
+    /// interleaved rounds, so their rows are comparable.
     #[arg(long, value_delimiter = ',', default_value = "working-tree")]
     pub revision: Vec<String>,
 
@@ -119,11 +121,11 @@ pub struct Args {
     #[arg(long, value_enum, default_value = "isolated")]
     pub node_linker: NodeLinker,
 
-    /// Timed runs per tool.
+    /// Timed runs per tool (rounds, each timing every tool once).
     #[arg(long, default_value_t = 5)]
     pub runs: u32,
 
-    /// Untimed warm-up runs per tool (each after its own preparation).
+    /// Untimed warm-up rounds (each run after its own preparation).
     #[arg(long, default_value_t = 1)]
     pub warmup: u32,
 
@@ -549,32 +551,62 @@ fn stage_and_check(
     }
 }
 
-/// Times every row in one hyperfine run, which exports its results to `json`.
+/// Times every row in interleaved rounds (`rounds`): `warmup` untimed
+/// rounds, then `runs` timed ones, each one hyperfine run of one run per
+/// row in that round's order. The timed rounds' exports are merged into
+/// `json`, in row order.
 fn hyperfine(json: &Path, runs: u32, warmup: u32, rows: &[Row]) -> Result<()> {
+    eprintln!(
+        "hyperfine: {} commands interleaved, {} timed rounds after {} warm-up round(s)",
+        rows.len(),
+        runs,
+        warmup
+    );
+    let mut timed = Vec::new();
+    for round in 0..warmup + runs {
+        let order = rounds::order(round, rows.len());
+        let round_json = json.with_extension(format!("round-{round}.json"));
+        hyperfine_round(&round_json, order.iter().map(|&i| &rows[i]))?;
+        let label = if round < warmup {
+            "warm-up round"
+        } else {
+            "round"
+        };
+        let names: Vec<&str> = order.iter().map(|&i| rows[i].name.as_str()).collect();
+        eprintln!("{label} {}: {}", round + 1, names.join(" → "));
+        if round >= warmup {
+            let text = fs::read_to_string(&round_json)
+                .map_err(|e| format!("{}: {e}", round_json.display()))?;
+            let doc: serde_json::Value = serde_json::from_str(&text)
+                .map_err(|e| format!("{}: {e}", round_json.display()))?;
+            timed.push(doc);
+        }
+    }
+    let names: Vec<String> = rows.iter().map(|row| row.name.clone()).collect();
+    let merged = rounds::merge(&names, &timed)?;
+    let text = serde_json::to_string_pretty(&merged).map_err(|e| e.to_string())? + "\n";
+    fs::write(json, text).map_err(|e| format!("{}: {e}", json.display()))
+}
+
+/// One hyperfine run of one run per row, in the order given.
+fn hyperfine_round<'r>(json: &Path, rows: impl Iterator<Item = &'r Row> + Clone) -> Result<()> {
     let mut cmd = Command::new("hyperfine");
-    cmd.args(["--runs", &runs.to_string()])
-        .args(["--warmup", &warmup.to_string()])
+    cmd.args(["--runs", "1", "--warmup", "0", "--style", "basic"])
         .args(["--time-unit", "second"])
         .arg("--export-json")
         .arg(json);
-    for row in rows {
+    for row in rows.clone() {
         // `sync` so that no run pays for writing back the previous runs'
         // trees: without it the rows timed last were penalised (warm alotta:
         // link-floor 1.16 s after pnpm and bun, 0.47 s alone).
         cmd.args(["--prepare", &format!("{}; sync", row.prepare)]);
     }
-    for row in rows {
+    for row in rows.clone() {
         cmd.args(["--command-name", &row.name]);
     }
     for row in rows {
         cmd.arg(&row.command);
     }
-    eprintln!(
-        "hyperfine: {} commands, {} runs + {} warm-up each",
-        rows.len(),
-        runs,
-        warmup
-    );
     let status = cmd
         .status()
         .map_err(|e| format!("running hyperfine: {e}"))?;

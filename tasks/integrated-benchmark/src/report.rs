@@ -239,7 +239,8 @@ fn md_method(s: &mut String, r: &Report) {
     let _ = writeln!(s, "{}\n", r.scenario.describe());
     let _ = writeln!(
         s,
-        "Measured with `{}`: {} timed runs per tool after {} warm-up run(s), {}. \
+        "Measured with `{}`: {} timed runs per tool after {} warm-up run(s), {}, \
+         interleaved: each round runs every tool once, and the order turns by one tool each round. \
          Times in seconds; \"vs pnpm\" is the median divided by pnpm's median (below 1 = faster than pnpm).\n",
         invocation(r),
         r.args.runs,
