@@ -567,13 +567,13 @@ fn hyperfine(json: &Path, runs: u32, warmup: u32, rows: &[Row]) -> Result<()> {
         let order = rounds::order(round, rows.len());
         let round_json = json.with_extension(format!("round-{round}.json"));
         hyperfine_round(&round_json, order.iter().map(|&i| &rows[i]))?;
-        let label = if round < warmup {
-            "warm-up round"
+        let (label, nth) = if round < warmup {
+            ("warm-up round", round + 1)
         } else {
-            "round"
+            ("round", round - warmup + 1)
         };
         let names: Vec<&str> = order.iter().map(|&i| rows[i].name.as_str()).collect();
-        eprintln!("{label} {}: {}", round + 1, names.join(" → "));
+        eprintln!("{label} {nth}: {}", names.join(" → "));
         if round >= warmup {
             let text = fs::read_to_string(&round_json)
                 .map_err(|e| format!("{}: {e}", round_json.display()))?;
