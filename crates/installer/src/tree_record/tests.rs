@@ -49,8 +49,25 @@ fn records_are_written_read_and_removed() {
     assert_eq!(read(&file, LOCK_YAML, "shape"), Some(Tree::from(plan)));
     write(&file, None);
     assert!(!file.exists());
+    assert_eq!(read(&file, LOCK_YAML, "shape"), None);
     // Nothing to remove is not an error either.
     write(&file, None);
+}
+
+#[test]
+fn an_empty_or_cut_record_file_is_no_record() {
+    let cache = tempfile::tempdir().unwrap();
+    let file = path(cache.path(), Path::new("/project/node_modules/.pnpm"));
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(&file, b"").unwrap();
+    assert_eq!(read(&file, LOCK_YAML, "shape"), None);
+    let record = encode(LOCK_YAML, "shape", &example());
+    std::fs::write(&file, &record[..record.len() / 2]).unwrap();
+    assert_eq!(read(&file, LOCK_YAML, "shape"), None);
+    // A directory where the record should be is no record either.
+    std::fs::remove_file(&file).unwrap();
+    std::fs::create_dir(&file).unwrap();
+    assert_eq!(read(&file, LOCK_YAML, "shape"), None);
 }
 
 #[test]
