@@ -143,6 +143,26 @@ fn files_are_read_only_when_written_since() {
     assert!(read_file_since(&dir.path().join("missing.json"), 0).is_none());
 }
 
+#[test]
+fn files_are_mapped_whatever_their_size_and_empty_ones_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let small = dir.path().join("small.json");
+    std::fs::write(&small, b"{}").unwrap();
+    let bytes = FileBytes::open(&small).unwrap();
+    assert!(matches!(bytes, FileBytes::Mapped(_)));
+    assert_eq!(&*bytes, b"{}");
+    let empty = dir.path().join("empty.json");
+    std::fs::write(&empty, b"").unwrap();
+    let bytes = FileBytes::open(&empty).unwrap();
+    assert!(bytes.is_empty());
+    assert!(FileBytes::open(&dir.path().join("missing.json")).is_err());
+    // A small kept file reads back through its mapping.
+    let kept = dir.path().join("kept.json");
+    let file = encode(SERVED, true, Some("\"e\"")).unwrap();
+    write(&kept, &file).unwrap();
+    assert!(matches!(read_file(&kept), Some(KeptFile::Indexed(ref k)) if *k.file == file[..]));
+}
+
 /// Version names are found in the file where it writes them plainly, and
 /// unescaped where it escapes them; both read back in the index's order.
 #[test]
