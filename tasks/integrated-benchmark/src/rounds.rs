@@ -25,7 +25,8 @@ pub fn order(round: u32, n: usize) -> Vec<usize> {
 /// more than once in it, is an error: every round must time every tool.
 pub fn merge(names: &[String], rounds: &[Value]) -> Result<Value, String> {
     let mut per_name: Vec<Runs> = names.iter().map(|_| Runs::default()).collect();
-    for (index, round) in rounds.iter().enumerate() {
+    // Numbered from 1, as the harness's log numbers the timed rounds.
+    for (index, round) in (1..).zip(rounds) {
         let results = round
             .get("results")
             .and_then(Value::as_array)
@@ -65,7 +66,7 @@ struct Runs {
 impl Runs {
     /// Takes the run of one round's result (hyperfine's `user` and
     /// `system` are means, which for one run are that run's).
-    fn push(&mut self, round: usize, result: &Value) -> Result<(), String> {
+    fn push(&mut self, round: u32, result: &Value) -> Result<(), String> {
         let times = result
             .get("times")
             .and_then(Value::as_array)

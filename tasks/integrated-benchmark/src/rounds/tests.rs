@@ -100,7 +100,7 @@ fn a_round_that_misses_or_repeats_a_tool_is_refused() {
         ("bun", 2.0, 0.5, 1.5, 0),
     ])];
     let err = merge(&names(), &missing).unwrap_err();
-    assert!(err.contains("\"pnpm\" was not timed"), "{err}");
+    assert!(err.contains("round 1: \"pnpm\" was not timed"), "{err}");
 
     let twice = [round(&[
         ("pacquet", 3.0, 1.0, 2.0, 0),
