@@ -345,15 +345,6 @@ impl std::ops::Deref for FileBytes {
     }
 }
 
-/// Files at least this large are mapped rather than read: every file but
-/// an empty one. Reading files below 64 KiB into the heap (13 MB of
-/// alotta's 39 MB of kept documents) made the kernel zero fresh huge pages
-/// for them, ~9 % of a warm resolution's `perf` samples; mapped, the
-/// page cache's pages serve them. Warm alotta resolution, 20 and 30
-/// alternating runs, medians: 52.5 → 52.0 and 52.1 → 49.3 ms wall, CPU
-/// unchanged (74.6 → 72.9, 70.0 → 69.4 ms).
-const MAP_FROM: u64 = 1;
-
 impl FileBytes {
     /// The bytes of the file at `path`.
     pub fn open(path: &Path) -> io::Result<FileBytes> {
@@ -378,7 +369,14 @@ impl FileBytes {
             }
         }
         let len = meta.len();
-        if len >= MAP_FROM {
+        // Every file but an empty one (which cannot be mapped) is mapped.
+        // Reading files below 64 KiB into the heap (13 MB of alotta's 39 MB
+        // of kept documents) made the kernel zero fresh huge pages for
+        // them, ~9 % of a warm resolution's `perf` samples; mapped, the
+        // page cache's pages serve them. Warm alotta resolution, 20 and 30
+        // alternating runs, medians: 52.5 → 52.0 and 52.1 → 49.3 ms wall,
+        // CPU unchanged (74.6 → 72.9, 70.0 → 69.4 ms).
+        if len > 0 {
             // SAFETY: mirror files are replaced by rename, never written
             // in place (see the type's documentation).
             // A mapping refused (the process's map count is bounded, one
