@@ -25,7 +25,8 @@ impl Kind {
         }
     }
 
-    fn dir(self) -> &'static str {
+    /// The mirror's directory for this kind under `<cacheDir>/v12/`.
+    pub fn dir(self) -> &'static str {
         match self {
             Kind::Abbreviated => path::ABBREVIATED_DIR,
             Kind::Full => path::FULL_DIR,
@@ -219,14 +220,21 @@ impl Client<'_> {
     /// any kept copy when `since` is `None`, else only one whose file was
     /// written or revalidated at or after `since` (ms since the epoch).
     /// pnpm 12.21 answers a pick from such a copy first
-    /// (docs/registry-metadata.md §4).
-    pub fn kept(&self, registry: &str, name: &str, kind: Kind, since: Option<i64>) -> Option<Body> {
+    /// (docs/registry-metadata.md §4). The file's bytes are not decoded: a caller that keeps its own parse
+    /// of files' indexes decodes only those it has none of
+    /// ([`mirror::decode_file`]).
+    pub fn kept_file(
+        &self,
+        registry: &str,
+        name: &str,
+        kind: Kind,
+        since: Option<i64>,
+    ) -> Option<mirror::FileBytes> {
         let mirror = path::mirror_path(self.cache_dir?, kind.dir(), registry, name)?;
         match since {
-            Some(since) => mirror::read_file_since(&mirror, since),
-            None => mirror::read_file(&mirror),
+            Some(since) => mirror::FileBytes::open_since(&mirror, Some(since)).ok()?,
+            None => mirror::FileBytes::open(&mirror).ok(),
         }
-        .map(Body::from)
     }
 
     async fn send(

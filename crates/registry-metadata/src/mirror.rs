@@ -472,6 +472,21 @@ pub fn decode(file: &[u8]) -> Option<Mirrored> {
     }
 }
 
+/// Where an indexed file's version fragments start: its first line, the
+/// headers and the index are the bytes before, and they alone say which
+/// versions the file has and where each is. `None` for a file of the
+/// line-delimited form, or damaged.
+pub fn index_end(file: &[u8]) -> Option<usize> {
+    // `pnpm-meta-v1 <n> <n>`: two lengths of at most 20 digits each.
+    let first = &file[..file.len().min(MAGIC.len() + 43)];
+    let newline = first.iter().position(|&b| b == b'\n')?;
+    let (headers_len, index_len) = parse_magic(std::str::from_utf8(&file[..newline]).ok()?)?;
+    let end = (newline + 1)
+        .checked_add(headers_len)?
+        .checked_add(index_len)?;
+    (end <= file.len()).then_some(end)
+}
+
 /// [`decode`] without reassembling an indexed file's document.
 pub fn decode_file(file: FileBytes) -> Option<KeptFile> {
     let newline = file.iter().position(|&b| b == b'\n')?;

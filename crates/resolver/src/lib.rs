@@ -10,8 +10,9 @@
 //! * [`extensions`]: fields pnpm adds to published manifests.
 //! * `injected`: injected projects that can be links after all.
 //! * [`lockfile`]: the lockfile built from both.
-//! * [`source`]: where packuments come from; [`remote`]: tarballs named
-//!   by URL; [`git`]: git repository specifiers.
+//! * [`source`]: where packuments come from (`kept_indexes`: the kept
+//!   documents' indexes, parsed once); [`remote`]: tarballs named by URL;
+//!   [`git`]: git repository specifiers.
 
 pub mod auto_peers;
 pub mod catalog;
@@ -21,6 +22,7 @@ pub mod git;
 pub mod graph;
 mod hooked;
 mod injected;
+mod kept_indexes;
 pub mod lockfile;
 pub mod mode;
 pub mod packument;

@@ -142,6 +142,15 @@ impl Packument {
         packument
     }
 
+    /// The bytes of the mirror file this packument was read from, if it
+    /// was.
+    pub(crate) fn kept_bytes(&self) -> Option<&[u8]> {
+        match &self.body {
+            Text::Kept(bytes) => Some(bytes),
+            Text::Document(_) => None,
+        }
+    }
+
     /// Whether the document has publish times (full documents, and some
     /// registries' abbreviated ones).
     pub fn has_time(&self) -> bool {
@@ -363,6 +372,7 @@ fn bundles(bundled: &Value) -> bool {
     }
 }
 
+pub(crate) mod archived;
 mod fields;
 
 #[cfg(test)]

@@ -6,11 +6,13 @@ use std::future::Future;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
+use pacquet_registry_metadata::mirror::FileBytes;
 use pacquet_registry_metadata::{Body, Client, Kind, MirrorWriter};
 use pacquet_tarball::Fetcher;
 use tokio::sync::OnceCell;
 
 use crate::ResolveError;
+use crate::kept_indexes::KeptIndexes;
 use crate::packument::Packument;
 use crate::read_ahead::ReadAhead;
 use crate::request_ahead::RequestAhead;
@@ -85,6 +87,8 @@ pub struct RegistryMetadata<'a> {
     /// Writes the mirror files of the documents requested; dropping the
     /// metadata waits for it.
     writer: MirrorWriter,
+    /// The kept documents' indexes, parsed by earlier resolutions.
+    indexes: KeptIndexes,
 }
 
 impl<'a> RegistryMetadata<'a> {
@@ -109,6 +113,7 @@ impl<'a> RegistryMetadata<'a> {
             read_ahead: ReadAhead::default(),
             requests: RequestAhead::default(),
             writer: MirrorWriter::default(),
+            indexes: KeptIndexes::new(cache_dir),
         }
     }
 
@@ -177,10 +182,12 @@ impl<'a> RegistryMetadata<'a> {
         self.requests.close();
     }
 
-    /// Waits until every requested document is written to the mirror; what
-    /// is left is plain data (for [`pacquet_teardown::discard`]).
+    /// Waits until every requested document is written to the mirror, and
+    /// keeps the indexes of the documents parsed; what is left is plain
+    /// data (for [`pacquet_teardown::discard`]).
     pub fn finish_writing(&self) {
         self.writer.finish();
+        self.indexes.write();
     }
 
     /// Fills the cell of `name` from its kept documents, where they answer
@@ -246,20 +253,37 @@ impl<'a> RegistryMetadata<'a> {
 
     fn kept_packument(&self, name: &str, kind: Kind) -> Option<Arc<Packument>> {
         let registry = self.registries.registry_for(name);
-        let body = self.kept_body(&registry, name, kind, false)?;
-        let url = pacquet_registry_metadata::packument_url(&registry, name);
-        self.parse_body(name, url, body).ok()
+        let file = self.kept_file(&registry, name, kind, false)?;
+        self.parse_kept(&registry, kind, name, file)?.ok()
     }
 
     /// The kept document that answers without a request, if any
     /// (docs/registry-metadata.md §4); `ask`: never one.
-    fn kept_body(&self, registry: &str, name: &str, kind: Kind, ask: bool) -> Option<Body> {
+    fn kept_file(&self, registry: &str, name: &str, kind: Kind, ask: bool) -> Option<FileBytes> {
         let since = self.kept_since?;
         if ask || self.offline || self.always_ask.as_ref().is_some_and(|f| f(name)) {
             return None;
         }
         self.client()
-            .kept(registry, name, kind, (since != i64::MIN).then_some(since))
+            .kept_file(registry, name, kind, (since != i64::MIN).then_some(since))
+    }
+
+    /// The packument of a kept file: from the kept indexes when they have
+    /// the file's, else decoded and parsed; `None` for a damaged or
+    /// foreign file, which counts as absent.
+    fn parse_kept(
+        &self,
+        registry: &str,
+        kind: Kind,
+        name: &str,
+        file: FileBytes,
+    ) -> Option<Result<Arc<Packument>, ResolveError>> {
+        let file = match self.indexes.packument(registry, kind, name, file) {
+            Ok(packument) => return Some(Ok(Arc::new(packument))),
+            Err(file) => file,
+        };
+        let body = pacquet_registry_metadata::mirror::decode_file(file)?;
+        Some(self.parse_body(registry, kind, name, body.into()))
     }
 
     /// `name`'s document came from the mirror without a request.
@@ -270,10 +294,12 @@ impl<'a> RegistryMetadata<'a> {
             .insert(name.to_owned());
     }
 
+    /// A kept file's packument goes to the kept indexes.
     fn parse_body(
         &self,
+        registry: &str,
+        kind: Kind,
         name: &str,
-        url: String,
         body: Body,
     ) -> Result<Arc<Packument>, ResolveError> {
         // Parsed where it was read (the walk's task or a reader thread),
@@ -281,11 +307,15 @@ impl<'a> RegistryMetadata<'a> {
         // pacquet-registry-metadata.
         let packument = match body {
             Body::Document(bytes) => Packument::parse(bytes).map_err(|e| e.to_string()),
-            Body::Kept(kept) => Ok(Packument::from_kept(*kept)),
+            Body::Kept(kept) => {
+                let packument = Packument::from_kept(*kept);
+                self.indexes.add(registry, kind, name, &packument);
+                Ok(packument)
+            }
         };
         let packument = packument.map_err(|reason| ResolveError::InvalidMetadata {
             name: name.to_owned(),
-            url,
+            url: pacquet_registry_metadata::packument_url(registry, name),
             reason,
         })?;
         Ok(Arc::new(packument))
@@ -299,21 +329,20 @@ impl<'a> RegistryMetadata<'a> {
         ask: bool,
     ) -> Result<Arc<Packument>, ResolveError> {
         let registry = self.registries.registry_for(name);
+        if let Some(file) = self.kept_file(&registry, name, kind, ask)
+            && let Some(kept) = self.parse_kept(&registry, kind, name, file)
+        {
+            self.mark_unverified(name);
+            return kept;
+        }
         let url = pacquet_registry_metadata::packument_url(&registry, name);
-        let body = match self.kept_body(&registry, name, kind, ask) {
-            Some(body) => {
-                self.mark_unverified(name);
-                body
-            }
-            None => {
-                let authorization = self.registries.authorization_for(&url, name);
-                self.client()
-                    .get_body(&registry, name, kind, authorization.as_deref())
-                    .await
-                    .map_err(|e| ResolveError::from_metadata(name, e))?
-            }
-        };
-        self.parse_body(name, url, body)
+        let authorization = self.registries.authorization_for(&url, name);
+        let body = self
+            .client()
+            .get_body(&registry, name, kind, authorization.as_deref())
+            .await
+            .map_err(|e| ResolveError::from_metadata(name, e))?;
+        self.parse_body(&registry, kind, name, body)
     }
 }
 

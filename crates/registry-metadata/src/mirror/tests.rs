@@ -199,3 +199,25 @@ fn version_names_read_borrowed_or_unescaped() {
         assert!(decode_file(FileBytes::Read(file)).is_none(), "{versions}");
     }
 }
+
+#[test]
+fn the_index_ends_where_the_first_version_starts() {
+    let (_, _, fragments) = parts(BY_PNPM);
+    assert_eq!(index_end(BY_PNPM), Some(BY_PNPM.len() - fragments.len()));
+    let ours = encode(SERVED, true, None).unwrap();
+    let (_, _, fragments) = parts(&ours);
+    assert_eq!(index_end(&ours), Some(ours.len() - fragments.len()));
+    let end = index_end(BY_PNPM).unwrap();
+    assert_eq!(
+        index_end(&BY_PNPM[..end]),
+        Some(end),
+        "no versions' bytes needed"
+    );
+    assert_eq!(index_end(&BY_PNPM[..end - 1]), None, "cut inside the index");
+    assert_eq!(index_end(b"{\"etag\":\"e\"}\n{\"name\":\"a\"}"), None);
+    assert_eq!(
+        index_end(b"pnpm-meta-v1 1 99999999999999999999999\n{}"),
+        None
+    );
+    assert_eq!(index_end(b""), None);
+}
