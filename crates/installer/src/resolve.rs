@@ -241,25 +241,31 @@ pub(crate) fn resolve_lockfile(
         crate::install::report_verified(verified, reporter);
     }
     let resolved = resolved.map_err(InstallError::Resolve)?;
-    let peer_issues =
-        crate::peer_rules::any_left(&resolved.peer_issues, &config.peer_dependency_rules);
-    if peer_issues && config.strict_peer_dependencies {
-        return Err(InstallError::PeerDependencyIssues);
-    }
-    crate::young_picks::settle(&resolved.immature, config, reporter)?;
-    crate::deprecations::report(&resolved.deprecated, config, reporter);
-    if peer_issues {
-        reporter.report(Event::Warning {
-            message: "Issues with peer dependencies found. Run \"pnpm peers check\" to list them.",
-        });
-    }
-    let mut lockfile = resolved.lockfile;
-    lockfile.pnpmfile_checksum = crate::gates::pnpmfile_checksum(config);
-    write_lockfile(
-        &config.workspace_root.join(LOCKFILE_NAME),
-        &lockfile.to_yaml(),
-    )?;
-    crate::verify::record_resolved(config, &lockfile);
+    // The kept documents' parsed indexes are written while the lockfile is
+    // made and written (a cold resolution of alotta: 1.6 MB, ~5 ms).
+    let lockfile = std::thread::scope(|s| {
+        s.spawn(|| metadata.write_indexes());
+        let peer_issues =
+            crate::peer_rules::any_left(&resolved.peer_issues, &config.peer_dependency_rules);
+        if peer_issues && config.strict_peer_dependencies {
+            return Err(InstallError::PeerDependencyIssues);
+        }
+        crate::young_picks::settle(&resolved.immature, config, reporter)?;
+        crate::deprecations::report(&resolved.deprecated, config, reporter);
+        if peer_issues {
+            reporter.report(Event::Warning {
+                message: "Issues with peer dependencies found. Run \"pnpm peers check\" to list them.",
+            });
+        }
+        let mut lockfile = resolved.lockfile;
+        lockfile.pnpmfile_checksum = crate::gates::pnpmfile_checksum(config);
+        write_lockfile(
+            &config.workspace_root.join(LOCKFILE_NAME),
+            &lockfile.to_yaml(),
+        )?;
+        crate::verify::record_resolved(config, &lockfile);
+        Ok(lockfile)
+    })?;
     metadata.finish_writing();
     pacquet_teardown::discard(metadata);
     pacquet_teardown::discard(lockfile);

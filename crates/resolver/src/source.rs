@@ -183,10 +183,17 @@ impl<'a> RegistryMetadata<'a> {
     }
 
     /// Waits until every requested document is written to the mirror, and
-    /// keeps the indexes of the documents parsed; what is left is plain
-    /// data (for [`pacquet_teardown::discard`]).
+    /// keeps the indexes of the documents parsed
+    /// ([`RegistryMetadata::write_indexes`], unless called before); what
+    /// is left is plain data (for [`pacquet_teardown::discard`]).
     pub fn finish_writing(&self) {
         self.writer.finish();
+        self.write_indexes();
+    }
+
+    /// Keeps the indexes of the kept documents parsed so far, for the next
+    /// resolution (docs/registry-metadata.md §7).
+    pub fn write_indexes(&self) {
         self.indexes.write();
     }
 
@@ -308,9 +315,9 @@ impl<'a> RegistryMetadata<'a> {
         let packument = match body {
             Body::Document(bytes) => Packument::parse(bytes).map_err(|e| e.to_string()),
             Body::Kept(kept) => {
-                let packument = Packument::from_kept(*kept);
+                let packument = Arc::new(Packument::from_kept(*kept));
                 self.indexes.add(registry, kind, name, &packument);
-                Ok(packument)
+                return Ok(packument);
             }
         };
         let packument = packument.map_err(|reason| ResolveError::InvalidMetadata {

@@ -2,17 +2,33 @@
 //! renamed, so a reader never sees half a file and an interrupted install
 //! leaves the previous state intact.
 
-use std::{io, path::Path};
+use std::io::{self, Write};
+use std::path::Path;
 
 /// Writes `bytes` to `path` atomically (temp file in the same directory + rename).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    write_atomic_with(path, |file| file.write_all(bytes))
+}
+
+/// [`write_atomic`] of what `write` writes, through a buffer: a file
+/// written in pieces needs no copy of it whole in memory.
+pub fn write_atomic_with(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> io::Result<()> {
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(format!(".{}.tmp", std::process::id()));
     let tmp = std::path::PathBuf::from(tmp);
-    std::fs::write(&tmp, bytes)?;
-    std::fs::rename(&tmp, path).inspect_err(|_| {
-        let _ = std::fs::remove_file(&tmp);
-    })
+    let written = std::fs::File::create(&tmp).and_then(|file| {
+        let mut file = io::BufWriter::with_capacity(64 << 10, file);
+        write(&mut file)?;
+        file.flush()
+    });
+    written
+        .and_then(|()| std::fs::rename(&tmp, path))
+        .inspect_err(|_| {
+            let _ = std::fs::remove_file(&tmp);
+        })
 }
 
 /// Removes temporary files [`write_atomic`] left next to `names` in `dir`

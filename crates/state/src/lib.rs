@@ -9,7 +9,7 @@ mod time;
 pub mod validation;
 pub mod workspace_state;
 
-pub use atomic::{sweep_stale_temps, write_atomic};
+pub use atomic::{sweep_stale_temps, write_atomic, write_atomic_with};
 pub use digest::{bytes_digest, value_digest};
 pub use modules_yaml::{ModulesYaml, layout_fields, modules_yaml};
 pub use time::{http_date, iso_date, parse_http_date, parse_iso_date};

@@ -14,9 +14,9 @@ fn file_of(name: &str, latest: &str) -> Vec<u8> {
     mirror::encode(&serde_json::to_vec(&document).unwrap(), false, None).unwrap()
 }
 
-fn parsed(file: &[u8]) -> Packument {
+fn parsed(file: &[u8]) -> Arc<Packument> {
     match mirror::decode_file(FileBytes::Read(file.to_vec())) {
-        Some(KeptFile::Indexed(kept)) => Packument::from_kept(kept),
+        Some(KeptFile::Indexed(kept)) => Arc::new(Packument::from_kept(kept)),
         other => panic!("not an indexed file: {other:?}"),
     }
 }
@@ -118,7 +118,7 @@ fn packuments_not_read_from_a_kept_file_get_no_entry() {
     let cache = tempfile::tempdir().unwrap();
     let indexes = KeptIndexes::new(Some(cache.path()));
     let document = json!({"name": "a", "versions": {"1.0.0": {}}});
-    let packument = Packument::parse(serde_json::to_vec(&document).unwrap()).unwrap();
+    let packument = Arc::new(Packument::parse(serde_json::to_vec(&document).unwrap()).unwrap());
     indexes.add(REGISTRY, Kind::Abbreviated, "a", &packument);
     indexes.write();
     assert!(!index_path(cache.path()).exists());

@@ -67,6 +67,7 @@ fn documents() -> Vec<serde_json::Value> {
                 "3.0.0+sha.abc": {"version": "3.0.0+sha.abc"},
                 "v4.0.0": {"version": "4.0.0"},
                 "1.2.3-beta": {"version": "1.2.3-beta"},
+                "4294967296.0.1": {"version": "past u32"},
                 "18446744073709551615.0.1": {}
             }
         }),
@@ -84,6 +85,18 @@ fn an_entry_reads_as_the_file_it_was_made_from() {
         let from_entry = decode(&entry, FileBytes::Read(file.clone()))
             .unwrap_or_else(|_| panic!("entry refused its own file"));
         assert_eq!(summary(&from_entry), summary(&parsed(&file)));
+    }
+    let first = summary(&parsed(&file_of(&documents()[0])));
+    for version in [
+        "4294967296.0.1",
+        "2.0.0-rc.1+build.5",
+        "3.0.0+sha.abc",
+        "4.0.0",
+    ] {
+        assert!(
+            first.contains(version),
+            "{version} is among the versions read"
+        );
     }
 }
 
