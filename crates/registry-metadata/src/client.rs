@@ -220,9 +220,9 @@ impl Client<'_> {
     /// any kept copy when `since` is `None`, else only one whose file was
     /// written or revalidated at or after `since` (ms since the epoch).
     /// pnpm 12.21 answers a pick from such a copy first
-    /// (docs/registry-metadata.md §4). The file's bytes are not decoded: a caller that keeps its own parse
-    /// of files' indexes decodes only those it has none of
-    /// ([`mirror::decode_file`]).
+    /// (docs/registry-metadata.md §4). The file's bytes are not decoded: a
+    /// caller that keeps its own parse of files' indexes decodes only those
+    /// it has none of ([`mirror::decode_file`]).
     pub fn kept_file(
         &self,
         registry: &str,

@@ -127,6 +127,12 @@ impl KeptIndexes {
             if let Err(e) = written {
                 tracing::debug!("could not keep {}: {e}", path.display());
             }
+            // A later write merges with the file just written.
+            drop(old);
+            self.read
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .remove(&key);
         }
     }
 }

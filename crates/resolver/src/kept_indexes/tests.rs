@@ -63,6 +63,17 @@ fn entries_written_answer_the_next_resolution() {
     assert_eq!(latest(&third, "a", &a).as_deref(), Some("1.0.0"), "kept");
     assert_eq!(latest(&third, "b", &b).as_deref(), Some("2.0.0-rc.1"));
 
+    // Two writes by one resolution keep both's entries.
+    let (c, d) = (file_of("c", "1.0.0"), file_of("d", "1.0.0"));
+    third.add(REGISTRY, Kind::Abbreviated, "c", &parsed(&c));
+    third.write();
+    third.add(REGISTRY, Kind::Abbreviated, "d", &parsed(&d));
+    third.write();
+    let again = KeptIndexes::new(Some(cache.path()));
+    for (name, file) in [("a", &a), ("b", &b), ("c", &c), ("d", &d)] {
+        assert!(latest(&again, name, file).is_some(), "{name}");
+    }
+
     // A document that changed replaces its entry.
     let a2 = file_of("a", "2.0.0-rc.1");
     assert_eq!(latest(&third, "a", &a2), None);
@@ -75,7 +86,7 @@ fn entries_written_answer_the_next_resolution() {
         decode_file(&std::fs::read(index_path(cache.path())).unwrap())
             .unwrap()
             .len(),
-        2
+        4
     );
 }
 
