@@ -2,12 +2,13 @@
 //! renamed, so a reader never sees half a file and an interrupted install
 //! leaves the previous state intact.
 
+use std::fs::File;
 use std::io::{self, Write};
 use std::path::Path;
 
 /// Writes `bytes` to `path` atomically (temp file in the same directory + rename).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    write_atomic_with(path, |file| file.write_all(bytes))
+    replace(path, |file| file.write_all(bytes))
 }
 
 /// [`write_atomic`] of what `write` writes, through a buffer: a file
@@ -16,15 +17,21 @@ pub fn write_atomic_with(
     path: &Path,
     write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> io::Result<()> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(format!(".{}.tmp", std::process::id()));
-    let tmp = std::path::PathBuf::from(tmp);
-    let written = std::fs::File::create(&tmp).and_then(|file| {
+    replace(path, |file| {
         let mut file = io::BufWriter::with_capacity(64 << 10, file);
         write(&mut file)?;
         file.flush()
-    });
-    written
+    })
+}
+
+/// Writes a temporary file next to `path` with `write`, then renames it
+/// over `path`; the temporary file is removed on failure.
+fn replace(path: &Path, write: impl FnOnce(&mut File) -> io::Result<()>) -> io::Result<()> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(format!(".{}.tmp", std::process::id()));
+    let tmp = std::path::PathBuf::from(tmp);
+    File::create(&tmp)
+        .and_then(|mut file| write(&mut file))
         .and_then(|()| std::fs::rename(&tmp, path))
         .inspect_err(|_| {
             let _ = std::fs::remove_file(&tmp);
