@@ -192,11 +192,7 @@ fn write_file<'e>(
             Entry::Kept(bytes) => bytes,
             Entry::New(packument) => {
                 scratch.clear();
-                let encoded = packument
-                    .kept_bytes()
-                    .and_then(archived::head_digest)
-                    .and_then(|head| archived::encode(head, packument, &mut scratch));
-                if encoded.is_none() {
+                if archived::encode(packument, &mut scratch).is_none() {
                     continue;
                 }
                 &scratch[..]

@@ -32,22 +32,23 @@ pub(crate) fn head_digest(file: &[u8]) -> Option<[u8; 16]> {
 const HAS_TIME: u8 = 1;
 const HAS_MODIFIED: u8 = 2;
 
-/// Appends the entry of `packument`, read from a kept file whose
-/// [`head_digest`] is `digest`, to `out`. `None` (nothing appended) for a
+/// Appends the entry of `packument` to `out`, naming the kept file it was
+/// read from by its [`head_digest`]. `None` (nothing appended) for a
 /// packument that is not a kept file's.
-pub(crate) fn encode(digest: [u8; 16], packument: &Packument, out: &mut Vec<u8>) -> Option<()> {
+pub(crate) fn encode(packument: &Packument, out: &mut Vec<u8>) -> Option<()> {
     let before = out.len();
-    let encoded = encode_to(digest, packument, out);
+    let encoded = encode_to(packument, out);
     if encoded.is_none() {
         out.truncate(before);
     }
     encoded
 }
 
-fn encode_to(digest: [u8; 16], packument: &Packument, out: &mut Vec<u8>) -> Option<()> {
+fn encode_to(packument: &Packument, out: &mut Vec<u8>) -> Option<()> {
     let Text::Kept(file) = &packument.body else {
         return None;
     };
+    let digest = head_digest(file)?;
     out.reserve(256 + packument.versions.len() * 24);
     let least_len = packument
         .versions
