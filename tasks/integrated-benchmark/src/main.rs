@@ -67,7 +67,9 @@ Scenarios (pnpm benchmark rows):
 
 Before each timed run, node_modules (and for cold the store) is renamed into a trash
 dir rather than deleted: ext4 is slow to reuse freshly freed inodes. The trash is
-deleted after all scenarios finished.
+deleted after all scenarios finished, and the next run times nothing until six
+minutes after that deletion (ext4 without a journal passes over inodes freed in
+that window on every allocation).
 
 Examples:
   just bench                                   # warm, alotta, working tree vs pnpm vs bun vs floor
@@ -509,6 +511,9 @@ fn run_scenario(
     }
     if rows.is_empty() {
         return Err("no tool passed its check run".into());
+    }
+    if let Some(waited) = quiet::wait_for_freed_inodes(&env.deletion_marker()) {
+        env.note(scenario, waited);
     }
     if let Some(busy) = quiet::wait_for_quiet_disk() {
         env.note(scenario, busy);

@@ -432,6 +432,12 @@ impl Env {
             Ok(()) => eprintln!("emptied the trash in {:.1}s", start.elapsed().as_secs_f64()),
             Err(e) => eprintln!("emptying {}: {e}", self.trash.display()),
         }
+        crate::quiet::mark_deletion(&self.deletion_marker());
+    }
+
+    /// Touched when the trash was last deleted (`quiet::wait_for_freed_inodes`).
+    pub fn deletion_marker(&self) -> PathBuf {
+        self.work.join("trash-deleted")
     }
 
     /// A private copy of the fixture, store and cache for `tool`.

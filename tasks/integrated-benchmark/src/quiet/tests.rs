@@ -1,4 +1,6 @@
-use super::some_avg10;
+use std::time::{Duration, SystemTime};
+
+use super::{FREED_INODE_WINDOW, some_avg10, window_left};
 
 #[test]
 fn reads_the_some_line() {
@@ -15,4 +17,27 @@ fn anything_else_is_no_reading() {
         None
     );
     assert_eq!(some_avg10("some avg10=x avg60=0\n"), None);
+}
+
+#[test]
+fn the_freed_inode_window_counts_from_the_deletion() {
+    let deleted = SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000);
+    assert_eq!(window_left(deleted, deleted), FREED_INODE_WINDOW);
+    assert_eq!(
+        window_left(deleted, deleted + Duration::from_secs(100)),
+        FREED_INODE_WINDOW - Duration::from_secs(100)
+    );
+    assert_eq!(
+        window_left(deleted, deleted + FREED_INODE_WINDOW),
+        Duration::ZERO
+    );
+    assert_eq!(
+        window_left(deleted, deleted + Duration::from_secs(3600)),
+        Duration::ZERO
+    );
+    // A clock set back: as if just deleted.
+    assert_eq!(
+        window_left(deleted, deleted - Duration::from_secs(5)),
+        FREED_INODE_WINDOW
+    );
 }
