@@ -1,5 +1,6 @@
 //! Hoisting decisions (docs/layout.md §4), in pnpm's `hoistedDependencies` order.
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 
 use super::graph::{Edge, Graph, WalkEntry};
@@ -50,10 +51,10 @@ pub(crate) fn hoist<'a>(input: HoistInput<'a, '_, '_>) -> Vec<(Candidate<'a>, &'
     });
     // A root `link:` does not hold its alias back: a package of that name
     // elsewhere in the graph is hoisted (pnpm 12.21).
-    let mut taken: HashSet<String> = input
+    let mut taken: HashSet<Cow<'a, str>> = input
         .root_package_aliases
         .iter()
-        .map(|a| a.to_lowercase())
+        .map(|a| folded(a))
         .collect();
     let mut out = Vec::new();
     let kind_of = |alias: &str| {
@@ -66,10 +67,10 @@ pub(crate) fn hoist<'a>(input: HoistInput<'a, '_, '_>) -> Vec<(Candidate<'a>, &'
         }
     };
     // Aliases recorded from the pseudo-entry (workspace projects yield to them).
-    let mut recorded: HashSet<String> = HashSet::new();
-    let consider = |alias: &'a str, child: usize, taken: &mut HashSet<String>| {
+    let mut recorded: HashSet<Cow<'a, str>> = HashSet::new();
+    let consider = |alias: &'a str, child: usize, taken: &mut HashSet<Cow<'a, str>>| {
         let kind = kind_of(alias)?;
-        if !input.reached[child] || !taken.insert(alias.to_lowercase()) {
+        if !input.reached[child] || !taken.insert(folded(alias)) {
             return None;
         }
         Some((Candidate::Node(child), alias, kind))
@@ -88,13 +89,13 @@ pub(crate) fn hoist<'a>(input: HoistInput<'a, '_, '_>) -> Vec<(Candidate<'a>, &'
     root_children.sort_by_key(|(alias, _)| rank(alias));
     for (alias, child) in root_children {
         if let Some(record) = consider(alias, child, &mut taken) {
-            recorded.insert(alias.to_lowercase());
+            recorded.insert(folded(alias));
             out.push(record);
         }
     }
     for (name, id) in input.workspace_projects {
         let Some(kind) = kind_of(name) else { continue };
-        if recorded.contains(&name.to_lowercase())
+        if recorded.contains(&folded(name))
             || input
                 .root_package_aliases
                 .iter()
@@ -102,7 +103,7 @@ pub(crate) fn hoist<'a>(input: HoistInput<'a, '_, '_>) -> Vec<(Candidate<'a>, &'
         {
             continue;
         }
-        taken.insert(name.to_lowercase());
+        taken.insert(folded(name));
         out.push((Candidate::Importer(id), name, kind));
     }
     for entry in entries {
@@ -116,3 +117,19 @@ pub(crate) fn hoist<'a>(input: HoistInput<'a, '_, '_>) -> Vec<(Candidate<'a>, &'
     }
     out
 }
+
+/// `alias` in lowercase, borrowed when it already is: nearly every alias
+/// is, and a copy for each of the graph's edges showed in `perf`.
+fn folded(alias: &str) -> Cow<'_, str> {
+    if alias
+        .bytes()
+        .any(|b| b.is_ascii_uppercase() || !b.is_ascii())
+    {
+        Cow::Owned(alias.to_lowercase())
+    } else {
+        Cow::Borrowed(alias)
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -12,7 +12,7 @@ use super::{
 use crate::{
     DirectDep, DirectTarget, HoistKind, HoistTarget, Hoisted, ImporterPlan, ImporterSelection,
     LinkOwner, PlanOptions, Slot, Symlink,
-    layout::{join, normalize, relative},
+    layout::{join, join_all, normalize, relative},
 };
 
 /// Symlinks being planned and the directories they need.
@@ -65,7 +65,7 @@ impl Links {
         self.symlinks.reserve(links);
         self.dirs.reserve(2 * slots.len());
         for (s, (slot, &node)) in slots.iter().zip(slot_nodes).enumerate() {
-            let slot_modules = join(&join(opts.slots_dir(), &slot.dir_name), "node_modules");
+            let slot_modules = join_all(&[opts.slots_dir(), &slot.dir_name, "node_modules"]);
             self.dirs.add(parent(&slot.package_dir));
             for (alias, edge) in graph.walk_children(node, include_optional) {
                 if *alias == slot.name() {
@@ -114,7 +114,7 @@ impl Links {
             let s = slot_of[node];
             if s != usize::MAX && alias != slots[s].name() {
                 let slot_modules =
-                    join(&join(opts.slots_dir(), &slots[s].dir_name), "node_modules");
+                    join_all(&[opts.slots_dir(), &slots[s].dir_name, "node_modules"]);
                 self.unlinked_siblings.push(join(&slot_modules, alias));
             }
         }

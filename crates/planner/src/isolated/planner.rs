@@ -16,7 +16,7 @@ use crate::{
     HoistKind, ImporterSelection, Layout, Plan, PlanError, PlanOptions, Slot,
     builds::{build_permission, policy_permission, prepare_permission, slot_patch},
     fetch::fetch_source,
-    layout::{dep_path_to_filename, join},
+    layout::{dep_path_to_filename, join, join_all},
 };
 
 /// Decides everything an install does, without touching the filesystem.
@@ -194,10 +194,8 @@ impl SlotSet {
                     .unwrap_or_else(|| local_name.clone()),
                 None => local_name.clone(),
             };
-            let package_dir = join(
-                &join(opts.slots_dir(), &dir_name),
-                &join("node_modules", dep_path.name()),
-            );
+            let package_dir =
+                join_all(&[opts.slots_dir(), &dir_name, "node_modules", dep_path.name()]);
             let (fetch, store_key) = fetch_source(dep_path, info, opts)?;
             set.dir_names[node] = local_name;
             set.slot_of[node] = set.slots.len();

@@ -8,24 +8,27 @@ pub const DEFAULT_VIRTUAL_STORE_DIR_MAX_LENGTH: usize = 120;
 /// Turns a snapshot key into the directory name of its slot under `.pnpm`.
 pub fn dep_path_to_filename(key: &str, max_len: usize) -> String {
     let escaped = escape(key);
-    let mut result = escaped.clone();
     let ambiguous = is_ambiguous_url(key);
-    if ambiguous {
-        result.push('_');
-        result.push_str(&short_hash(key));
-    }
-    let trimmed = result.trim_end_matches(['.', ' ']).len();
-    if trimmed < result.len() {
-        let dots = result.len() - trimmed;
-        result.truncate(trimmed);
+    let trimmed = escaped.trim_end_matches(['.', ' ']).len();
+    // Most keys need neither suffix: their name is the escaped key, unless
+    // it is cut below.
+    let suffixed = if ambiguous {
+        Some(format!("{escaped}_{}", short_hash(key)))
+    } else if trimmed < escaped.len() {
+        let dots = escaped.len() - trimmed;
+        let mut result = escaped[..trimmed].to_owned();
         result.extend(std::iter::repeat_n('+', dots));
         result.push('_');
         result.push_str(&short_hash(&escaped));
-    }
+        Some(result)
+    } else {
+        None
+    };
+    let name = suffixed.as_deref().unwrap_or(&escaped);
     // pnpm 12.21 keeps uppercase in names that already carry the step-4
     // hash (seen with a git key whose repository path has capitals).
     let has_upper = !ambiguous && escaped.bytes().any(|b| b.is_ascii_uppercase());
-    if result.len() > max_len || (has_upper && !escaped.starts_with("file+")) {
+    if name.len() > max_len || (has_upper && !escaped.starts_with("file+")) {
         let mut cut = max_len.saturating_sub(33).min(escaped.len());
         while !escaped.is_char_boundary(cut) {
             cut -= 1;
@@ -35,7 +38,7 @@ pub fn dep_path_to_filename(key: &str, max_len: usize) -> String {
         let hashed = if ambiguous { key } else { escaped.as_str() };
         return format!("{}_{}", &escaped[..cut], short_hash(hashed));
     }
-    result
+    suffixed.unwrap_or(escaped)
 }
 
 /// Steps 1–3: scheme prefix, forbidden characters, peer parentheses.

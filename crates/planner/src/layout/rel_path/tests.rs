@@ -53,3 +53,14 @@ fn filesystem_paths() {
     assert_eq!(rel("/p/x", "/p/x"), "");
     assert_eq!(rel("/p/./x/../y", "/p/y/z"), "z");
 }
+
+#[test]
+fn join_all_skips_the_root() {
+    assert_eq!(
+        join_all(&["node_modules/.pnpm", "a@1.0.0", "node_modules", "a"]),
+        "node_modules/.pnpm/a@1.0.0/node_modules/a"
+    );
+    assert_eq!(join_all(&["", "node_modules", ""]), "node_modules");
+    assert_eq!(join_all(&["", ""]), "");
+    assert_eq!(join_all(&[]), "");
+}
