@@ -100,7 +100,7 @@ fn fill_store(
         &store,
         plan,
         config.strict_store_pkg_content_check,
-        &config.workspace_root,
+        &crate::probe::DirProbe::open(&config.workspace_root, ""),
         &Default::default(),
         &Default::default(),
     )?;

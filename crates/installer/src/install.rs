@@ -278,7 +278,7 @@ pub fn install(
                 // Its packages are most of the new plan's; whether each is
                 // still in place is asked while the plan is made.
                 ahead.probe(
-                    &DirProbe::open(&config.workspace_root),
+                    &DirProbe::open(&config.workspace_root, survey_opts.slots_dir()),
                     previous.package_dirs(),
                 );
                 previous

@@ -183,7 +183,7 @@ pub fn prefetch_rows(
     store: &Store,
     plan: &Plan,
     strict: bool,
-    root: &Path,
+    probe: &DirProbe,
     cached: &foldhash::HashMap<String, CachedSummary>,
     probed: &crate::probe::Probed,
 ) -> Result<Rows, InstallError> {
@@ -207,7 +207,6 @@ pub fn prefetch_rows(
         .collect();
     // Of the others only the flags are read.
     let manifest_read = crate::bins::manifest_read(plan);
-    let probe = DirProbe::open(root);
     let index_db = store.dir.join(pacquet_store_index::INDEX_DB);
     let read_index = |keys: &[&str]| {
         if keys.is_empty() || !index_db.exists() {

@@ -30,7 +30,7 @@ pub(super) fn read_rows(
         store,
         run.plan,
         run.config.strict_store_pkg_content_check,
-        root,
+        &crate::probe::DirProbe::open(root, run.opts.slots_dir()),
         &cached,
         probed,
     )?;
