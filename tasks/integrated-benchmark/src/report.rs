@@ -22,6 +22,10 @@ pub struct Row {
     pub stddev: f64,
     pub min: f64,
     pub max: f64,
+    /// Median user and system CPU time per run: a cold install is mostly
+    /// system time, and where the CPU goes is half of every comparison.
+    pub user: f64,
+    pub system: f64,
 }
 
 impl Row {
@@ -44,6 +48,8 @@ impl Row {
             stddev: f64::NAN,
             min: f64::NAN,
             max: f64::NAN,
+            user: f64::NAN,
+            system: f64::NAN,
         }
     }
 }
@@ -71,6 +77,17 @@ pub fn fill_times(json: &Path, rows: &mut [Row]) -> Result<()> {
         row.stddev = num("stddev");
         row.min = num("min");
         row.max = num("max");
+        // Per-run times (`rounds`); hyperfine's own fields are means.
+        let per_run = |key: &str, mean: &str| {
+            result
+                .get(key)
+                .and_then(|v| v.as_array())
+                .map(|xs| xs.iter().filter_map(|x| x.as_f64()).collect::<Vec<_>>())
+                .and_then(|xs| crate::rounds::median(&xs))
+                .unwrap_or_else(|| num(mean))
+        };
+        row.user = per_run("user_times", "user");
+        row.system = per_run("system_times", "system");
     }
     Ok(())
 }
@@ -241,7 +258,7 @@ fn md_method(s: &mut String, r: &Report) {
         s,
         "Measured with `{}`: {} timed runs per tool after {} warm-up run(s), {}, \
          interleaved: each round runs every tool once, and the order turns by one tool each round. \
-         Times in seconds; \"vs pnpm\" is the median divided by pnpm's median (below 1 = faster than pnpm).\n",
+         Times in seconds; \"User + Sys\" is the median CPU time per run in user space and in the kernel; \"vs pnpm\" is the median divided by pnpm's median (below 1 = faster than pnpm).\n",
         invocation(r),
         r.args.runs,
         r.args.warmup,
@@ -253,9 +270,9 @@ fn md_method(s: &mut String, r: &Report) {
 fn md_table(s: &mut String, rows: &[Row]) {
     let _ = writeln!(
         s,
-        "| Tool | Median [s] | Mean ± σ [s] | Min [s] | Max [s] | vs pnpm |"
+        "| Tool | Median [s] | Mean ± σ [s] | Min [s] | Max [s] | User + Sys [s] | vs pnpm |"
     );
-    let _ = writeln!(s, "|:---|---:|---:|---:|---:|---:|");
+    let _ = writeln!(s, "|:---|---:|---:|---:|---:|---:|---:|");
     let base = pnpm_median(rows);
     for row in rows {
         let ratio = match base {
@@ -264,8 +281,16 @@ fn md_table(s: &mut String, rows: &[Row]) {
         };
         let _ = writeln!(
             s,
-            "| {} | **{:.3}** | {:.3} ± {:.3} | {:.3} | {:.3} | {} |",
-            row.name, row.median, row.mean, row.stddev, row.min, row.max, ratio
+            "| {} | **{:.3}** | {:.3} ± {:.3} | {:.3} | {:.3} | {:.3} + {:.3} | {} |",
+            row.name,
+            row.median,
+            row.mean,
+            row.stddev,
+            row.min,
+            row.max,
+            row.user,
+            row.system,
+            ratio
         );
     }
 }

@@ -120,7 +120,7 @@ fn stddev(xs: &[f64]) -> Option<f64> {
 }
 
 /// The middle value; for an even count the mean of the two middle ones.
-fn median(xs: &[f64]) -> Option<f64> {
+pub(crate) fn median(xs: &[f64]) -> Option<f64> {
     if xs.is_empty() {
         return None;
     }

@@ -220,3 +220,29 @@ fn the_label_column_grows_with_the_longest_label() {
         long.len() as f64 * 7.0 + 20.0
     );
 }
+
+#[test]
+fn cpu_times_are_the_medians_of_each_runs_times() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("h.json");
+    std::fs::write(
+        &json,
+        r#"{"results": [
+            {"median": 1.5, "mean": 1.6, "stddev": 0.1, "min": 1.4, "max": 1.9,
+             "user": 9.0, "system": 9.0,
+             "user_times": [0.5, 0.7, 0.6], "system_times": [1.0, 3.0, 2.0, 4.0]},
+            {"median": 3.0, "mean": 3.0, "stddev": 0.0, "min": 3.0, "max": 3.0,
+             "user": 1.25, "system": 2.5}
+        ]}"#,
+    )
+    .unwrap();
+    let mut rows = [pacquet(working_tree()), pnpm()];
+    fill_times(&json, &mut rows).unwrap();
+    assert_eq!((rows[0].user, rows[0].system), (0.6, 2.5));
+    // hyperfine's own export has only the means.
+    assert_eq!((rows[1].user, rows[1].system), (1.25, 2.5));
+    let args = Args::parse_from(["integrated-benchmark"]);
+    let machine = machine();
+    let md = markdown(&report(&args, &rows, &machine));
+    assert!(md.contains("| **1.500** | 1.600 ± 0.100 | 1.400 | 1.900 | 0.600 + 2.500 | 0.50× |"));
+}
