@@ -427,12 +427,16 @@ impl Env {
 
     /// Deletes everything renamed aside, now that nothing is timed any more.
     pub fn empty_trash(&self) {
+        // An empty trash frees no inodes: nothing for the next run to wait out.
+        let held_trees = fs::read_dir(&self.trash).is_ok_and(|mut d| d.next().is_some());
         let start = Instant::now();
         match fs::remove_dir_all(&self.trash) {
             Ok(()) => eprintln!("emptied the trash in {:.1}s", start.elapsed().as_secs_f64()),
             Err(e) => eprintln!("emptying {}: {e}", self.trash.display()),
         }
-        crate::quiet::mark_deletion(&self.deletion_marker());
+        if held_trees {
+            crate::quiet::mark_deletion(&self.deletion_marker());
+        }
     }
 
     /// Touched when the trash was last deleted (`quiet::wait_for_freed_inodes`).
