@@ -127,6 +127,17 @@ pub struct Args {
     #[arg(long, default_value_t = 5)]
     pub runs: u32,
 
+    /// Before every run of a scenario that starts without a store and caches
+    /// (cold, cold-verified, lockfile-only-fetch, resolve-cold), after its
+    /// preparation: write back, drop the page
+    /// cache, dentries and inodes (`echo 3 > /proc/sys/vm/drop_caches`, needs
+    /// root), then read the tools, the pacquet builds and the mirror back in,
+    /// so every run starts with the same free memory. Without it, runs slow
+    /// down as earlier runs' trees fill the page cache and the kernel must
+    /// reclaim for every new page (docs/benchmarks.md §9).
+    #[arg(long)]
+    pub drop_caches: bool,
+
     /// Untimed warm-up rounds (each run after its own preparation).
     #[arg(long, default_value_t = 1)]
     pub warmup: u32,
@@ -185,6 +196,19 @@ impl Scenario {
             Scenario::ResolveWarm => "resolve-warm",
             Scenario::ResolveCold => "resolve-cold",
         }
+    }
+
+    /// Whether every timed run starts without a store and caches, so it
+    /// reads nothing the previous run left (what `--drop-caches` applies
+    /// to: elsewhere it would time reading the store back from disk).
+    pub fn starts_empty(self) -> bool {
+        matches!(
+            self,
+            Scenario::Cold
+                | Scenario::ColdVerified
+                | Scenario::LockfileOnlyFetch
+                | Scenario::ResolveCold
+        )
     }
 
     /// Whether the timed command resolves (no lockfile to start from).
@@ -518,8 +542,20 @@ fn run_scenario(
     if let Some(busy) = quiet::wait_for_quiet_disk() {
         env.note(scenario, busy);
     }
+    let settle = if args.drop_caches && scenario.starts_empty() {
+        let command = env.drop_caches_command()?;
+        env.note(
+            scenario,
+            "before every run the page cache was dropped and the tools, builds and mirror \
+             read back in (`--drop-caches`)"
+                .to_string(),
+        );
+        Some(command)
+    } else {
+        None
+    };
     let json = env.hyperfine_json(fixture_name, scenario);
-    hyperfine(&json, args.runs, args.warmup, &rows)?;
+    hyperfine(&json, args.runs, args.warmup, &rows, settle.as_deref())?;
     report::fill_times(&json, &mut rows)?;
     Ok(rows)
 }
@@ -559,8 +595,14 @@ fn stage_and_check(
 /// Times every row in interleaved rounds (`rounds`): `warmup` untimed
 /// rounds, then `runs` timed ones, each one hyperfine run of one run per
 /// row in that round's order. The timed rounds' exports are merged into
-/// `json`, in row order.
-fn hyperfine(json: &Path, runs: u32, warmup: u32, rows: &[Row]) -> Result<()> {
+/// `json`, in row order. `settle` runs after each row's preparation.
+fn hyperfine(
+    json: &Path,
+    runs: u32,
+    warmup: u32,
+    rows: &[Row],
+    settle: Option<&str>,
+) -> Result<()> {
     eprintln!(
         "hyperfine: {} commands interleaved, {} timed rounds after {} warm-up round(s)",
         rows.len(),
@@ -571,7 +613,7 @@ fn hyperfine(json: &Path, runs: u32, warmup: u32, rows: &[Row]) -> Result<()> {
     for round in 0..warmup + runs {
         let order = rounds::order(round, rows.len());
         let round_json = json.with_extension(format!("round-{round}.json"));
-        hyperfine_round(&round_json, order.iter().map(|&i| &rows[i]))?;
+        hyperfine_round(&round_json, order.iter().map(|&i| &rows[i]), settle)?;
         let (label, nth) = if round < warmup {
             ("warm-up round", round + 1)
         } else {
@@ -593,18 +635,31 @@ fn hyperfine(json: &Path, runs: u32, warmup: u32, rows: &[Row]) -> Result<()> {
     fs::write(json, text).map_err(|e| format!("{}: {e}", json.display()))
 }
 
+/// A row's preparation as hyperfine runs it: then `sync` (so that no run
+/// pays for writing back the previous runs' trees: without it the rows
+/// timed last were penalised, warm alotta's link-floor 1.16 s after pnpm and
+/// bun, 0.47 s alone), then `settle` (`--drop-caches`), which must come
+/// after the write-back to drop what it wrote.
+fn prepare_command(prepare: &str, settle: Option<&str>) -> String {
+    match settle {
+        Some(settle) => format!("{prepare}; sync; {settle}"),
+        None => format!("{prepare}; sync"),
+    }
+}
+
 /// One hyperfine run of one run per row, in the order given.
-fn hyperfine_round<'r>(json: &Path, rows: impl Iterator<Item = &'r Row> + Clone) -> Result<()> {
+fn hyperfine_round<'r>(
+    json: &Path,
+    rows: impl Iterator<Item = &'r Row> + Clone,
+    settle: Option<&str>,
+) -> Result<()> {
     let mut cmd = Command::new("hyperfine");
     cmd.args(["--runs", "1", "--warmup", "0", "--style", "basic"])
         .args(["--time-unit", "second"])
         .arg("--export-json")
         .arg(json);
     for row in rows.clone() {
-        // `sync` so that no run pays for writing back the previous runs'
-        // trees: without it the rows timed last were penalised (warm alotta:
-        // link-floor 1.16 s after pnpm and bun, 0.47 s alone).
-        cmd.args(["--prepare", &format!("{}; sync", row.prepare)]);
+        cmd.args(["--prepare", &prepare_command(&row.prepare, settle)]);
     }
     for row in rows.clone() {
         cmd.args(["--command-name", &row.name]);
@@ -629,3 +684,6 @@ pub fn move_aside(path: &Path, trash: &Path) -> String {
         sh_quote(trash)
     )
 }
+
+#[cfg(test)]
+mod tests;

@@ -444,6 +444,29 @@ impl Env {
         self.work.join("trash-deleted")
     }
 
+    /// The shell command `--drop-caches` runs before every timed run: the
+    /// caches dropped, then what every run reads anyway (the tools, the
+    /// pacquet builds, the mirror the registry serves) read back in, so no
+    /// tool pays for a cold read of its own binary. Refused when the caches
+    /// cannot be dropped (not root).
+    pub fn drop_caches_command(&self) -> Result<String> {
+        const DROP: &str = "/proc/sys/vm/drop_caches";
+        fs::OpenOptions::new()
+            .write(true)
+            .open(DROP)
+            .map_err(|e| format!("--drop-caches: {DROP}: {e} (it needs root)"))?;
+        let dirs = [
+            self.work.join("tools"),
+            self.work.join("bin"),
+            self.mirror.clone(),
+        ];
+        let dirs: Vec<String> = dirs.iter().map(|d| sh_quote(d)).collect();
+        Ok(format!(
+            "echo 3 > {DROP} && find {} -type f -exec cat {{}} + > /dev/null",
+            dirs.join(" ")
+        ))
+    }
+
     /// A private copy of the fixture, store and cache for `tool`.
     pub fn stage(
         &mut self,
