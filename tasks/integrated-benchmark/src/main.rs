@@ -127,14 +127,14 @@ pub struct Args {
     #[arg(long, default_value_t = 5)]
     pub runs: u32,
 
-    /// Before every run of a scenario that starts without a store and caches
-    /// (cold, cold-verified, lockfile-only-fetch, resolve-cold), after its
-    /// preparation: write back, drop the page
+    /// Before every run (after its preparation): write back, drop the page
     /// cache, dentries and inodes (`echo 3 > /proc/sys/vm/drop_caches`, needs
     /// root), then read the tools, the pacquet builds and the mirror back in,
     /// so every run starts with the same free memory. Without it, runs slow
     /// down as earlier runs' trees fill the page cache and the kernel must
-    /// reclaim for every new page (docs/benchmarks.md §9).
+    /// reclaim for every new page (docs/benchmarks.md §9). Only with scenarios
+    /// that start without a store and caches (cold, cold-verified,
+    /// lockfile-only-fetch, resolve-cold): the others are refused.
     #[arg(long)]
     pub drop_caches: bool,
 
@@ -199,8 +199,8 @@ impl Scenario {
     }
 
     /// Whether every timed run starts without a store and caches, so it
-    /// reads nothing the previous run left (what `--drop-caches` applies
-    /// to: elsewhere it would time reading the store back from disk).
+    /// reads nothing the previous run left (the only ones `--drop-caches`
+    /// allows: elsewhere it would time reading the store back from disk).
     pub fn starts_empty(self) -> bool {
         matches!(
             self,
@@ -305,6 +305,7 @@ fn main() {
 type Result<T, E = String> = std::result::Result<T, E>;
 
 fn run(args: Args) -> Result<()> {
+    refuse_mixed_drops(args.drop_caches, &args.scenario)?;
     let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../..")
         .canonicalize()
@@ -486,6 +487,26 @@ fn write_report(
     })
 }
 
+/// `--drop-caches` only with scenarios that start empty: the filesystem's
+/// metadata dropped before one run is read back from disk by the runs after
+/// it, and a lockfile-change timed after the dropped cold runs took 0.36–0.42
+/// s for pacquet instead of ~0.04 s (docs/benchmarks.md §9).
+fn refuse_mixed_drops(drop_caches: bool, scenarios: &[Scenario]) -> Result<()> {
+    let others: Vec<&str> = scenarios
+        .iter()
+        .filter(|s| !s.starts_empty())
+        .map(|s| s.name())
+        .collect();
+    if drop_caches && !others.is_empty() {
+        return Err(format!(
+            "--drop-caches slows the scenarios timed after it (they read the filesystem's \
+             metadata back from disk); run {} in an invocation without it",
+            others.join(", ")
+        ));
+    }
+    Ok(())
+}
+
 /// `given` resolved against the current directory, or `default` under the repo.
 fn abs(repo: &Path, given: Option<PathBuf>, default: &str) -> PathBuf {
     match given {
@@ -542,7 +563,7 @@ fn run_scenario(
     if let Some(busy) = quiet::wait_for_quiet_disk() {
         env.note(scenario, busy);
     }
-    let settle = if args.drop_caches && scenario.starts_empty() {
+    let settle = if args.drop_caches {
         let command = env.drop_caches_command()?;
         env.note(
             scenario,

@@ -26,3 +26,17 @@ fn only_runs_that_start_empty_have_their_caches_dropped() {
         ]
     );
 }
+
+#[test]
+fn dropped_caches_are_refused_beside_scenarios_that_start_full() {
+    let empty = [Scenario::Cold, Scenario::ResolveCold];
+    assert!(refuse_mixed_drops(true, &empty).is_ok());
+    let mixed = [
+        Scenario::Cold,
+        Scenario::LockfileChange,
+        Scenario::ResolveWarm,
+    ];
+    let err = refuse_mixed_drops(true, &mixed).unwrap_err();
+    assert!(err.contains("lockfile-change, resolve-warm"), "{err}");
+    assert!(refuse_mixed_drops(false, &mixed).is_ok());
+}
