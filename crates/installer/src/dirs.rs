@@ -8,8 +8,9 @@
 //! The threads are this call's own, not the rayon pool's: in a cold install
 //! the pool's workers all stay inside the extraction's `par_bridge` until
 //! the last download has landed, so a level handed to the pool waited for
-//! every download, and the link gate with it (alotta: the gate opened after
-//! 1.25–1.34 s instead of ~50 ms, and nothing was linked before then).
+//! every download, and the link gate with it (alotta cold, `PACQUET_PHASES`:
+//! the gate opened after 1.25–1.34 s instead of 0.1–0.15 s, and nothing was
+//! linked before then).
 
 use std::{
     io::ErrorKind,
@@ -23,8 +24,10 @@ use super::InstallError;
 #[cfg(test)]
 mod tests;
 
-/// A level with fewer directories than this is made by the calling thread:
-/// starting threads would cost more than the `mkdir`s.
+/// A level with fewer directories than this is made by the calling thread
+/// (a guess, not a measured break-even: a thread start costs about as much
+/// as a few `mkdir`s, and a lockfile-change install makes a few dozen
+/// directories per level).
 const INLINE_BELOW: usize = 64;
 
 /// Creates `dirs` (relative to `root`); existing ones are fine.
