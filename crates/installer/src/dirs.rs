@@ -87,7 +87,7 @@ fn for_each_group<T: Sync>(
     std::thread::scope(|s| {
         for _ in 0..helpers {
             // A thread that cannot be started leaves its share to the others.
-            let _ = std::thread::Builder::new().spawn_scoped(s, &work);
+            let _ = std::thread::Builder::new().spawn_scoped(s, work);
         }
         work();
     });
