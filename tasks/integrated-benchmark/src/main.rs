@@ -487,10 +487,10 @@ fn write_report(
     })
 }
 
-/// `--drop-caches` only with scenarios that start empty: the filesystem's
-/// metadata dropped before one run is read back from disk by the runs after
-/// it, and a lockfile-change timed after the dropped cold runs took 0.36–0.42
-/// s for pacquet instead of ~0.04 s (docs/benchmarks.md §9).
+/// `--drop-caches` only with scenarios that start empty: the scenarios
+/// timed after dropped runs in the same invocation stayed slow (a
+/// lockfile-change after the dropped cold runs: pacquet 0.36–0.42 s instead
+/// of ~0.04 s, every tool alike; docs/benchmarks.md §9).
 fn refuse_mixed_drops(drop_caches: bool, scenarios: &[Scenario]) -> Result<()> {
     let others: Vec<&str> = scenarios
         .iter()
@@ -499,8 +499,8 @@ fn refuse_mixed_drops(drop_caches: bool, scenarios: &[Scenario]) -> Result<()> {
         .collect();
     if drop_caches && !others.is_empty() {
         return Err(format!(
-            "--drop-caches slows the scenarios timed after it (they read the filesystem's \
-             metadata back from disk); run {} in an invocation without it",
+            "--drop-caches slows the scenarios timed after it (a lockfile-change ran ~10 \
+             times as long); run {} in an invocation without it",
             others.join(", ")
         ));
     }
