@@ -151,7 +151,7 @@ impl Landing<'_> {
                 }
             }
         };
-        drop(tarball);
+        pacquet_tarball::recycle_body(tarball);
         let row = match &first.fetch {
             FetchSource::GitHostedTarball {
                 url,

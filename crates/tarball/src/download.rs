@@ -341,7 +341,7 @@ impl Fetcher {
             .content_length()
             .unwrap_or(0)
             .min(MAX_PREALLOCATION);
-        let mut body = Vec::with_capacity(capacity as usize);
+        let mut body = crate::buffers::body(capacity as usize);
         while let Some(chunk) = response.chunk().await.map_err(fetch_error)? {
             body.extend_from_slice(&chunk);
         }

@@ -9,6 +9,7 @@ use pacquet_store_index::{FileInfo, PackageFilesIndex};
 use tar::EntryType;
 
 use crate::budget::LARGE_INFLATES;
+use crate::buffers;
 use crate::inflate::{inflate_whole, whole_size};
 use crate::integrity::TarballCheck;
 use crate::limited_reader::TarStream;
@@ -91,17 +92,30 @@ fn extract(
         max_unpacked_bytes: limits.max_unpacked_bytes,
         exceeded: &exceeded,
     };
-    // Held until the buffer has shrunk again, below.
-    let _large = whole_size(tgz, limits.max_unpacked_bytes)
-        .filter(|&len| len > KEEP_BUFFER)
-        .map(|len| LARGE_INFLATES.acquire(len as u64));
-    let (files, package_json) = INFLATED.with_borrow_mut(|buffer| {
-        let stored = inflate_and_store(tgz, buffer, cas, limits, check, &errors, &exceeded);
-        if buffer.capacity() > KEEP_BUFFER {
-            *buffer = Vec::new();
+    let store = |buffer: &mut Vec<u8>| {
+        inflate_and_store(tgz, buffer, cas, limits, check, &errors, &exceeded)
+    };
+    let large = whole_size(tgz, limits.max_unpacked_bytes).filter(|&len| len > KEEP_BUFFER);
+    let (files, package_json) = match large {
+        // The budget is held while the buffer is in use.
+        Some(len) => {
+            let _grant = LARGE_INFLATES.acquire(len as u64);
+            let mut buffer = buffers::take_large();
+            let stored = store(&mut buffer);
+            buffers::give_large(buffer);
+            stored
         }
-        stored
-    })?;
+        None => INFLATED.with_borrow_mut(|buffer| {
+            // Reserved whole at once: pages are mapped only when first
+            // written, and a buffer replaced each time a larger tarball
+            // came faulted in all its pages again (a cold alotta install:
+            // 77,000 page faults with exact-size buffers, 64,000 so).
+            if buffer.capacity() < KEEP_BUFFER {
+                *buffer = Vec::with_capacity(KEEP_BUFFER);
+            }
+            store(buffer)
+        }),
+    }?;
     if let Some(path) = file_used_as_directory(&files) {
         return Err(errors.refuse(path.as_bytes(), "is both a file and a directory"));
     }

@@ -30,10 +30,7 @@ const MIN_GZIP: usize = 18;
 /// `limit` caps the output size.
 pub(crate) fn inflate_whole<'o>(tgz: &[u8], limit: u64, out: &'o mut Vec<u8>) -> Option<&'o [u8]> {
     let len = whole_size(tgz, limit)?;
-    if out.len() < len {
-        out.resize(len, 0);
-    }
-    let out = &mut out[..len];
+    let out = crate::buffers::sized(out, len);
     // libdeflate checks the CRC32 and that the output is exactly ISIZE
     // bytes; bytes after the first member are ignored here, as by the
     // streaming decoder, but then the trailer read above was not this

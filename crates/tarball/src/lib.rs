@@ -7,6 +7,7 @@
 //! traversal, links, device nodes, gzip bombs) are refused, never unpacked.
 
 mod budget;
+mod buffers;
 mod download;
 mod entry_path;
 mod error;
@@ -18,6 +19,7 @@ mod manifest;
 mod options;
 mod retry;
 
+pub use buffers::recycle_body;
 pub use download::{Conditional, DownloadRequest, Fetcher, Validators};
 pub use error::TarballError;
 pub use extract::{ExtractLimits, extract_checked_to_store, extract_to_store};

@@ -335,3 +335,38 @@ fn only_single_sha512_integrities_are_checked_during_extraction() {
     assert!(TarballCheck::sha512("sha512-notbase64!!", "u").is_none());
     assert!(TarballCheck::sha512("sha512-AAAA", "u").is_none());
 }
+
+/// Archives inflated one after another reuse the same buffers (a thread's,
+/// and the one kept for archives over 8 MiB): every row must come from its
+/// own bytes, never from what a larger archive left in a buffer.
+#[test]
+fn reused_inflate_buffers_never_leak_an_earlier_archive() {
+    let (_dir, cas) = cas();
+    let limits = ExtractLimits::default();
+    let package = |size: usize, fill: u8| {
+        let data: Vec<u8> = (0..size).map(|i| fill ^ (i % 251) as u8).collect();
+        let tgz = tgz(&[
+            file("package/package.json", br#"{"name":"x","version":"1.0.0"}"#),
+            file("package/data.bin", &data),
+        ]);
+        (tgz, sha512_hex(&data), size as u64)
+    };
+    // Over 8 MiB twice (the second smaller), then small ones, then over
+    // 8 MiB again: each shorter archive lands in a buffer a longer one
+    // filled.
+    for (size, fill) in [
+        (10 << 20, 1),
+        (9 << 20, 2),
+        (300_000, 3),
+        (200_000, 4),
+        (11 << 20, 5),
+        (1_000, 6),
+    ] {
+        let (tgz, digest, size) = package(size, fill);
+        let row = extract_to_store(&cas, &tgz, "x@1.0.0", &limits).unwrap();
+        let (_, info) = row.files.iter().find(|(p, _)| p == "data.bin").unwrap();
+        assert_eq!((info.digest.as_str(), info.size), (digest.as_str(), size));
+        let stored = std::fs::read(cas.file_path(&info.digest, false)).unwrap();
+        assert_eq!(sha512_hex(&stored), digest);
+    }
+}
