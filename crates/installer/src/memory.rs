@@ -11,6 +11,7 @@
 //! | freed memory returned at once (large inflations bounded) | 215–243 MiB |
 //! | and no huge pages | 163–173 MiB, no slower |
 //! | and mimalloc built without 4 MiB large pages (`.cargo/config.toml`) | 146–149 MiB; ~430 more `madvise` calls (886 → 1,317) |
+//! | and tarball buffers kept between tarballs (`pacquet-tarball`'s `buffers`) | 154–182 MiB (5 runs each, against 136–147); ~26,000 fewer page faults |
 //!
 //! The purge delay stays at zero although a freed page is then faulted in
 //! and zeroed again when reused: a cold alotta install (AMD EPYC, 6
