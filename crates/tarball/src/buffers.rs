@@ -6,9 +6,8 @@
 //! alotta is in five such packages), the kernel mapped and zeroed a page
 //! for every 4 KiB written again and again: ~90,000 page faults, ~7 % of
 //! the install's CPU (`perf stat -e page-faults`, `perf record -g`). Bodies
-//! go back to a small pool once extracted; the inflated tars of large
-//! packages share one kept buffer (the large-inflate budget rarely lets two
-//! be inflated at once).
+//! go back to a small pool once extracted; packages over 8 MiB inflate one
+//! at a time into one kept buffer.
 
 use std::sync::{Mutex, PoisonError};
 
@@ -129,37 +128,18 @@ impl Pool {
     }
 }
 
-/// The one kept buffer for inflating tarballs larger than a thread keeps.
-static LARGE: Largest = Largest::new();
+/// The buffer that archives over a thread's buffer inflate into, kept.
+static LARGE: Mutex<Vec<u8>> = Mutex::new(Vec::new());
 
-/// Takes the kept large buffer (empty if another thread holds it).
-pub(crate) fn take_large() -> Vec<u8> {
-    LARGE.take()
-}
-
-/// Keeps `buffer` for the next large tarball, unless a larger one is kept.
-pub(crate) fn give_large(buffer: Vec<u8>) {
-    LARGE.give(buffer);
-}
-
-/// One buffer kept: the largest given.
-pub(crate) struct Largest(Mutex<Vec<u8>>);
-
-impl Largest {
-    pub(crate) const fn new() -> Self {
-        Largest(Mutex::new(Vec::new()))
-    }
-
-    pub(crate) fn take(&self) -> Vec<u8> {
-        std::mem::take(&mut *self.0.lock().unwrap_or_else(PoisonError::into_inner))
-    }
-
-    pub(crate) fn give(&self, buffer: Vec<u8>) {
-        let mut kept = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-        if buffer.capacity() > kept.capacity() {
-            *kept = buffer;
-        }
-    }
+/// Runs `inflate` with the process's large-archive buffer, waiting while
+/// another thread uses it. One at a time bounds memory: four extraction
+/// threads could otherwise hold the largest packages of a project at once
+/// (alotta's two highcharts versions, caniuse-db and jquery-ui unpack to
+/// 47, 36, 23 and 17 MiB; a cold install peaked at 248–282 MiB resident),
+/// and the buffer, kept for the next one, never adds to another. `inflate`
+/// must not take it again.
+pub(crate) fn with_large<R>(inflate: impl FnOnce(&mut Vec<u8>) -> R) -> R {
+    inflate(&mut LARGE.lock().unwrap_or_else(PoisonError::into_inner))
 }
 
 /// `buffer` holding exactly `len` bytes, zeroed where it had none. A buffer

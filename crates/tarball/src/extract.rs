@@ -8,7 +8,6 @@ use pacquet_cas::Cas;
 use pacquet_store_index::{FileInfo, PackageFilesIndex};
 use tar::EntryType;
 
-use crate::budget::LARGE_INFLATES;
 use crate::buffers;
 use crate::inflate::{inflate_whole, whole_size};
 use crate::integrity::TarballCheck;
@@ -95,17 +94,11 @@ fn extract(
     let store = |buffer: &mut Vec<u8>| {
         inflate_and_store(tgz, buffer, cas, limits, check, &errors, &exceeded)
     };
-    let large = whole_size(tgz, limits.max_unpacked_bytes).filter(|&len| len > KEEP_BUFFER);
-    let (files, package_json) = match large {
-        // The budget is held while the buffer is in use.
-        Some(len) => {
-            let _grant = LARGE_INFLATES.acquire(len as u64);
-            let mut buffer = buffers::take_large();
-            let stored = store(&mut buffer);
-            buffers::give_large(buffer);
-            stored
-        }
-        None => INFLATED.with_borrow_mut(|buffer| {
+    let large = whole_size(tgz, limits.max_unpacked_bytes).is_some_and(|len| len > KEEP_BUFFER);
+    let stored = if large {
+        buffers::with_large(store)
+    } else {
+        INFLATED.with_borrow_mut(|buffer| {
             // Reserved whole at once: pages are mapped only when first
             // written, and a buffer replaced each time a larger tarball
             // came faulted in all its pages again (a cold alotta install:
@@ -114,8 +107,9 @@ fn extract(
                 *buffer = Vec::with_capacity(KEEP_BUFFER);
             }
             store(buffer)
-        }),
-    }?;
+        })
+    };
+    let (files, package_json) = stored?;
     if let Some(path) = file_used_as_directory(&files) {
         return Err(errors.refuse(path.as_bytes(), "is both a file and a directory"));
     }

@@ -6,7 +6,6 @@
 //! for a thread pool ([`extract_to_store`]). Hostile tarballs (path
 //! traversal, links, device nodes, gzip bombs) are refused, never unpacked.
 
-mod budget;
 mod buffers;
 mod download;
 mod entry_path;

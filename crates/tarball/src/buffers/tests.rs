@@ -1,4 +1,6 @@
-use super::{Largest, Pool, sized};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use super::{Pool, sized, with_large};
 
 #[test]
 fn a_kept_buffer_is_reused_when_it_is_large_enough() {
@@ -94,17 +96,30 @@ fn the_pool_keeps_no_more_bytes_than_its_limit() {
 }
 
 #[test]
-fn the_largest_buffer_is_kept() {
-    let largest = Largest::new();
-    assert_eq!(largest.take().capacity(), 0);
-    let big = Vec::<u8>::with_capacity(1 << 20);
-    let big_at = big.as_ptr();
-    largest.give(Vec::with_capacity(1 << 10));
-    largest.give(big);
-    largest.give(Vec::with_capacity(1 << 12));
-    let taken = largest.take();
-    assert_eq!(taken.as_ptr(), big_at);
-    assert_eq!(largest.take().capacity(), 0, "taken means no longer kept");
+fn the_large_buffer_is_kept_and_used_by_one_thread_at_a_time() {
+    let address = with_large(|buffer| {
+        sized(buffer, 1 << 20);
+        buffer.as_ptr() as usize
+    });
+    assert_eq!(with_large(|buffer| buffer.as_ptr() as usize), address);
+
+    let inside = AtomicUsize::new(0);
+    let most = AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        for _ in 0..4 {
+            s.spawn(|| {
+                for _ in 0..50 {
+                    with_large(|_| {
+                        let now = inside.fetch_add(1, Ordering::SeqCst) + 1;
+                        most.fetch_max(now, Ordering::SeqCst);
+                        std::thread::yield_now();
+                        inside.fetch_sub(1, Ordering::SeqCst);
+                    });
+                }
+            });
+        }
+    });
+    assert_eq!(most.load(Ordering::SeqCst), 1);
 }
 
 #[test]
