@@ -123,6 +123,23 @@ fn the_large_buffer_is_kept_and_used_by_one_thread_at_a_time() {
 }
 
 #[test]
+fn the_large_buffer_holds_the_largest_whole_inflation_without_moving() {
+    // Every size a whole inflation may have fits without replacing the
+    // buffer (whose new pages would be faulted in again).
+    let whole_max = usize::try_from(crate::inflate::WHOLE_MAX).unwrap();
+    let address = with_large(|buffer| {
+        assert!(buffer.capacity() >= whole_max);
+        sized(buffer, 9 << 20);
+        buffer.as_ptr() as usize
+    });
+    let moved = with_large(|buffer| {
+        sized(buffer, whole_max);
+        buffer.as_ptr() as usize
+    });
+    assert_eq!(moved, address);
+}
+
+#[test]
 fn sized_gives_exactly_len_bytes_and_zeroes_new_ones() {
     let mut buffer = Vec::new();
     assert_eq!(sized(&mut buffer, 10), &[0; 10]);
