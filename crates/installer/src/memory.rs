@@ -12,12 +12,15 @@
 //! | and no huge pages | 163–173 MiB, no slower |
 //! | and mimalloc built without 4 MiB large pages (`.cargo/config.toml`) | 146–149 MiB; ~430 more `madvise` calls (886 → 1,317) |
 //! | and tarball buffers kept between tarballs (`pacquet-tarball`'s `buffers`) | 154–182 MiB (5 runs each, against 136–147); ~26,000 fewer page faults |
+//! | and freed memory returned after 10 ms | 161–166 MiB (146–155 at 0 ms, 161–173 at 30 ms); 42k page faults instead of 52k (30 ms: 42k) |
 //!
-//! The purge delay stays at zero although a freed page is then faulted in
-//! and zeroed again when reused: a cold alotta install (AMD EPYC, 6
-//! alternating runs, means) took 94k page faults and 154 MB peak at 0 ms,
-//! 63k and 186 MB at 200 ms, and was no faster (3.07 against 3.16 s wall,
-//! 3.75 against 3.89 s system time).
+//! A page returned to the OS is faulted in and zeroed again when reused,
+//! ~3 µs of kernel time per fault here (a cold alotta install: ~0.2 s of
+//! its 2.7 CPU-s in page faults, `perf record -g`, against bun's 0.09 s);
+//! a short delay keeps the pages of buffers freed and taken again at once
+//! (HTTP read buffers, bodies, index rows) and still bounds what is held.
+//! A 200 ms delay kept 30 MB more and was not measurably faster by hand
+//! (94k against 63k faults when tarball buffers were not yet kept).
 //!
 //! An install without downloads keeps the defaults: returning memory at
 //! once took a lockfile-change install of alotta from 38 to 51 ms, and
@@ -34,20 +37,24 @@
 /// which `libmimalloc-sys` does not name.
 const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
 
-/// While downloads run: memory freed goes back to the OS at once and no
-/// new transparent huge page backs the heap.
+/// While downloads run: memory freed goes back to the OS after
+/// [`DOWNLOAD_PURGE_DELAY_MS`] and no new transparent huge page backs the
+/// heap.
 pub struct DownloadMemory {
     /// Huge pages were allowed before: allowed again when dropped, so
     /// build scripts (which inherit the flag) run as they would have.
     restore_huge_pages: bool,
 }
 
+/// Milliseconds freed memory is kept during downloads (see the table).
+const DOWNLOAD_PURGE_DELAY_MS: std::ffi::c_long = 10;
+
 /// Settles the allocator for downloads until the guard is dropped; the
-/// purge delay stays at zero. Harmless when mimalloc is linked but not the
-/// global allocator (the library's tests).
+/// purge delay stays at [`DOWNLOAD_PURGE_DELAY_MS`]. Harmless when mimalloc
+/// is linked but not the global allocator (the library's tests).
 pub fn settle_for_downloads() -> DownloadMemory {
     // SAFETY: sets a plain option value; mimalloc reads it on each purge.
-    unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, 0) }
+    unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, DOWNLOAD_PURGE_DELAY_MS) }
     DownloadMemory {
         restore_huge_pages: disable_huge_pages(),
     }
