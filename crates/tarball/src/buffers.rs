@@ -130,6 +130,25 @@ impl Pool {
     }
 }
 
+/// Largest inflate buffer a thread keeps between tarballs; larger archives
+/// go to [`with_large`].
+pub(crate) const KEEP_BUFFER: usize = 8 << 20;
+
+thread_local! {
+    /// The inflated tar of the thread's previous tarball, reused.
+    static INFLATED: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Runs `inflate` with the thread's inflate buffer, [`KEEP_BUFFER`] bytes
+/// reserved whole (see [`reserve_whole`]; a cold alotta install: 77,000
+/// page faults with exact-size buffers, 64,000 so).
+pub(crate) fn with_thread_buffer<R>(inflate: impl FnOnce(&mut Vec<u8>) -> R) -> R {
+    INFLATED.with_borrow_mut(|buffer| {
+        reserve_whole(buffer, KEEP_BUFFER);
+        inflate(buffer)
+    })
+}
+
 /// The buffer that archives over a thread's buffer inflate into, kept.
 static LARGE: Mutex<Vec<u8>> = Mutex::new(Vec::new());
 
@@ -141,33 +160,38 @@ static LARGE: Mutex<Vec<u8>> = Mutex::new(Vec::new());
 /// and the buffer, kept for the next one, never adds to another. `inflate`
 /// must not take it again.
 ///
-/// It reserves the largest whole inflation at once: only the pages written
-/// are mapped, and each once, where a buffer replaced by a larger one
-/// mapped every page again (a cold alotta install, whose packages over 8
-/// MiB unpack to 17–47 MiB: 51–55k page faults instead of 59–69k, 3 runs
-/// each, peak resident unchanged).
+/// It reserves the largest whole inflation at once (a cold alotta install,
+/// whose packages over 8 MiB unpack to 17–47 MiB: 51–55k page faults
+/// instead of 59–69k when it was replaced by each larger one, 3 runs each,
+/// peak resident unchanged).
 pub(crate) fn with_large<R>(inflate: impl FnOnce(&mut Vec<u8>) -> R) -> R {
     let mut buffer = LARGE.lock().unwrap_or_else(PoisonError::into_inner);
-    let whole_max = usize::try_from(WHOLE_MAX).unwrap_or(usize::MAX);
-    if buffer.capacity() < whole_max {
-        *buffer = Vec::new();
-        *buffer = Vec::with_capacity(whole_max);
-    }
+    reserve_whole(
+        &mut buffer,
+        usize::try_from(WHOLE_MAX).unwrap_or(usize::MAX),
+    );
     inflate(&mut buffer)
 }
 
-/// `buffer` holding exactly `len` bytes, zeroed where it had none. A buffer
-/// too small is replaced rather than grown: growing copies bytes nobody
-/// reads.
+/// `buffer` holding exactly `len` bytes, zeroed where it had none.
 pub(crate) fn sized(buffer: &mut Vec<u8>, len: usize) -> &mut [u8] {
-    if buffer.capacity() < len {
-        *buffer = Vec::new();
-        *buffer = Vec::with_capacity(len);
-    }
+    reserve_whole(buffer, len);
     if buffer.len() < len {
         buffer.resize(len, 0);
     }
     &mut buffer[..len]
+}
+
+/// Makes room for `capacity` bytes by replacing a buffer too small rather
+/// than growing it: growing copies bytes nobody reads, and a kept buffer
+/// replaced each time a larger archive comes maps all its pages again.
+/// Reserving costs nothing more: pages are mapped only when first written.
+fn reserve_whole(buffer: &mut Vec<u8>, capacity: usize) {
+    if buffer.capacity() < capacity {
+        // Freed first, so the old and the new are never both held.
+        *buffer = Vec::new();
+        *buffer = Vec::with_capacity(capacity);
+    }
 }
 
 #[cfg(test)]

@@ -94,20 +94,12 @@ fn extract(
     let store = |buffer: &mut Vec<u8>| {
         inflate_and_store(tgz, buffer, cas, limits, check, &errors, &exceeded)
     };
-    let large = whole_size(tgz, limits.max_unpacked_bytes).is_some_and(|len| len > KEEP_BUFFER);
+    let large =
+        whole_size(tgz, limits.max_unpacked_bytes).is_some_and(|len| len > buffers::KEEP_BUFFER);
     let stored = if large {
         buffers::with_large(store)
     } else {
-        INFLATED.with_borrow_mut(|buffer| {
-            // Reserved whole at once: pages are mapped only when first
-            // written, and a buffer replaced each time a larger tarball
-            // came faulted in all its pages again (a cold alotta install:
-            // 77,000 page faults with exact-size buffers, 64,000 so).
-            if buffer.capacity() < KEEP_BUFFER {
-                *buffer = Vec::with_capacity(KEEP_BUFFER);
-            }
-            store(buffer)
-        })
+        buffers::with_thread_buffer(store)
     };
     let (files, package_json) = stored?;
     if let Some(path) = file_used_as_directory(&files) {
@@ -131,14 +123,6 @@ fn extract(
         extra: Vec::new(),
     })
 }
-
-thread_local! {
-    /// The inflated tar of the thread's previous tarball, reused.
-    static INFLATED: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
-}
-
-/// Largest inflate buffer a thread keeps between tarballs.
-const KEEP_BUFFER: usize = 8 << 20;
 
 /// Inflates `tgz` (whole into `buffer`, or streaming) and stores its files.
 fn inflate_and_store(
