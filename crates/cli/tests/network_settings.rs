@@ -366,6 +366,27 @@ fn an_untrusted_certificate_is_refused_with_the_settings_to_use() {
     assert!(!run.by_pacquet.join("node_modules/pq-plain").exists());
 }
 
+/// With no `ca` or `cafile`, the system's roots decide, read when the
+/// first certificate is checked: `SSL_CERT_FILE` naming the private CA
+/// (and an empty `SSL_CERT_DIR`) makes the same registry trusted.
+#[test]
+fn the_system_roots_decide_without_ca_settings() {
+    let run = tls_projects("");
+    let no_certs = tempfile::tempdir().unwrap();
+    let mut cmd = std::process::Command::new(support::pacquet_bin());
+    run.env.apply_env(&mut cmd);
+    let out = cmd
+        .current_dir(&run.by_pacquet)
+        .args(["install", "--frozen-lockfile", "--config.fetch-retries=0"])
+        .arg(format!("--store-dir={}", run.env.store_dir.display()))
+        .env("SSL_CERT_FILE", tls_fixture("ca.pem"))
+        .env("SSL_CERT_DIR", no_certs.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(run.by_pacquet.join("node_modules/pq-plain").exists());
+}
+
 /// `.npmrc` keeps a PEM on one line, its newlines written as `\n`.
 fn npmrc_pem(file: &str) -> String {
     let pem = std::fs::read_to_string(tls_fixture(file)).unwrap();

@@ -13,6 +13,7 @@ use tokio::sync::Semaphore;
 use crate::{FetcherOptions, TarballError, integrity, retry};
 
 mod network;
+mod roots;
 
 /// Largest up-front buffer reservation from a `Content-Length` header, so a
 /// lying server cannot make us allocate gigabytes before sending anything.
@@ -63,9 +64,10 @@ pub enum Conditional {
 /// Downloads tarballs; cheap to share behind an `Arc`.
 #[derive(Debug)]
 pub struct Fetcher {
-    /// Built on the first request: building one loads the system's root
-    /// certificates, 18.7 M instructions (callgrind) that an install or
-    /// resolution needing no request (a warm one) never used.
+    /// Built on the first request: an install or resolution needing no
+    /// request (a warm one) never builds them. With the default TLS
+    /// settings the system's root certificates (18.7 M instructions in
+    /// callgrind) wait for the first handshake (`download/roots.rs`).
     clients: std::sync::OnceLock<Result<Clients, String>>,
     permits: Semaphore,
     opts: FetcherOptions,

@@ -23,6 +23,12 @@ pub(super) fn apply(
     }
     if !opts.strict_ssl {
         builder = builder.tls_danger_accept_invalid_certs(true);
+    } else if opts.ca.is_empty() && opts.client_identity.is_none() {
+        // reqwest's own configuration for these settings, but with the
+        // system's roots read on the first handshake (`roots`).
+        if let Ok(config) = super::roots::client_config() {
+            builder = builder.tls_backend_preconfigured(config);
+        }
     }
     if !opts.ca.is_empty() {
         // Like Node.js's `ca` option: these replace the system's roots.
