@@ -111,6 +111,12 @@ impl ReadAhead {
         (self.lock(), true)
     }
 
+    /// The names queued and not read yet.
+    #[cfg(test)]
+    pub fn waiting(&self) -> Vec<String> {
+        self.lock().queue.iter().cloned().collect()
+    }
+
     /// Ends the reader threads once the queue is empty; names queued later
     /// are not read ahead.
     pub fn close(&self) {

@@ -73,6 +73,18 @@ impl RequestAhead {
     pub fn close(&self) {
         lock(&self.sender).take();
     }
+
+    /// The names queued and not taken by [`RequestAhead::work`].
+    #[cfg(test)]
+    pub fn waiting(&self) -> Vec<String> {
+        let mut names = Vec::new();
+        if let Some(receiver) = lock(&self.receiver).as_mut() {
+            while let Ok(name) = receiver.try_recv() {
+                names.push(name);
+            }
+        }
+        names
+    }
 }
 
 #[cfg(test)]
