@@ -229,8 +229,11 @@ pub(crate) fn resolve_lockfile(
             s.spawn(|| metadata.read_ahead());
         }
         // Documents the kept copies cannot answer are requested as the walk
-        // names them, not level by level.
-        s.spawn(|| runtime.block_on(metadata.request_ahead()));
+        // names them, not level by level; on two threads, each parsing the
+        // documents its requests get.
+        for _ in 0..2 {
+            s.spawn(|| runtime.block_on(metadata.request_ahead()));
+        }
         let resolved = runtime.block_on(pacquet_resolver::resolve(&importers, &metadata, &opts));
         (resolved, verification.join())
     });

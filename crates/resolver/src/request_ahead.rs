@@ -15,7 +15,11 @@ use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 
 pub(crate) struct RequestAhead {
     sender: Mutex<Option<UnboundedSender<String>>>,
-    receiver: Mutex<Option<UnboundedReceiver<String>>>,
+    /// Shared by the workers: the one holding it waits for the next name,
+    /// the others for it (each name goes to one worker).
+    receiver: tokio::sync::Mutex<UnboundedReceiver<String>>,
+    /// Every name taken by a worker.
+    seen: Mutex<HashSet<String>>,
 }
 
 impl Default for RequestAhead {
@@ -23,7 +27,8 @@ impl Default for RequestAhead {
         let (sender, receiver) = unbounded_channel();
         RequestAhead {
             sender: Mutex::new(Some(sender)),
-            receiver: Mutex::new(Some(receiver)),
+            receiver: tokio::sync::Mutex::new(receiver),
+            seen: Mutex::default(),
         }
     }
 }
@@ -43,23 +48,22 @@ impl RequestAhead {
 
     /// Runs `request` for every name queued, each name once, all at once,
     /// until [`RequestAhead::close`]; requests still running then are
-    /// dropped. Only the first caller works: another returns at once.
+    /// dropped. Callers on several threads share the names, so what a
+    /// request does after its answer (parsing the document) runs on
+    /// several cores.
     pub async fn work<F, Fut>(&self, request: F)
     where
         F: Fn(String) -> Fut,
         Fut: Future<Output = ()>,
     {
-        let Some(mut receiver) = lock(&self.receiver).take() else {
-            return;
-        };
-        let mut seen = HashSet::new();
         let mut running = FuturesUnordered::new();
         loop {
+            let next = async { self.receiver.lock().await.recv().await };
             tokio::select! {
                 Some(()) = running.next(), if !running.is_empty() => {}
-                name = receiver.recv() => match name {
+                name = next => match name {
                     Some(name) => {
-                        if seen.insert(name.clone()) {
+                        if lock(&self.seen).insert(name.clone()) {
                             running.push(request(name));
                         }
                     }
@@ -78,7 +82,7 @@ impl RequestAhead {
     #[cfg(test)]
     pub fn waiting(&self) -> Vec<String> {
         let mut names = Vec::new();
-        if let Some(receiver) = lock(&self.receiver).as_mut() {
+        if let Ok(mut receiver) = self.receiver.try_lock() {
             while let Ok(name) = receiver.try_recv() {
                 names.push(name);
             }

@@ -59,17 +59,53 @@ async fn closing_ends_the_work_with_requests_still_running() {
     ahead.push("late");
 }
 
-#[tokio::test]
-async fn only_the_first_worker_works() {
+/// Two workers on two threads share the names, each requested once: while
+/// one worker's thread is blocked inside a request, the other takes the
+/// names queued meanwhile.
+#[test]
+fn two_workers_share_the_names() {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
     let ahead = RequestAhead::default();
-    let first = ahead.work(|_| async {});
-    let second = async {
-        ahead
-            .work(|_| async { panic!("a second worker asked") })
-            .await;
-        ahead.push("a");
+    let asked = Mutex::new(Vec::new());
+    let others_asked = std::sync::Condvar::new();
+    std::thread::scope(|s| {
+        let worker = || {
+            runtime.block_on(within(ahead.work(|name| {
+                let mut names = asked.lock().unwrap();
+                names.push(name.clone());
+                others_asked.notify_all();
+                if name == "blocks" {
+                    // Returns only once `a` and `b` were asked, which the
+                    // other worker alone can do now.
+                    let (names, timeout) = others_asked
+                        .wait_timeout_while(names, Duration::from_secs(10), |n| n.len() < 3)
+                        .unwrap();
+                    assert!(!timeout.timed_out(), "asked only {names:?}");
+                }
+                std::future::ready(())
+            })))
+        };
+        let first = s.spawn(worker);
+        let second = s.spawn(worker);
+        ahead.push("blocks");
+        while asked.lock().unwrap().is_empty() {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        for name in ["a", "b", "a", "blocks"] {
+            ahead.push(name);
+        }
+        while asked.lock().unwrap().len() < 3 {
+            std::thread::sleep(Duration::from_millis(1));
+        }
         ahead.close();
-    };
-    // `biased`: the first is polled first, so it takes the queue.
-    within(async { tokio::join!(biased; first, second) }).await;
+        first.join().unwrap();
+        second.join().unwrap();
+    });
+    let mut all = asked.into_inner().unwrap();
+    all.sort();
+    assert_eq!(all, ["a", "b", "blocks"]);
 }
