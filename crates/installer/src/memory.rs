@@ -26,12 +26,13 @@
 //! once took a lockfile-change install of alotta from 38 to 51 ms, and
 //! without huge pages from 54 to 82 ms (more page faults).
 //!
-//! Resolution keeps them too: with mimalloc's large pages off, huge pages
-//! took alotta's resolution from a warm metadata cache from 55.9 to 50.6
+//! A resolution from a warm metadata cache keeps them too: with mimalloc's
+//! large pages off, huge pages took alotta's resolution from 55.9 to 50.6
 //! and 55.2 to 49.7 ms (medians, 20 and 25 alternating runs; page faults
-//! 7,467 → 563, RSS 57 → 71 MiB); from the loopback registry with an empty
-//! cache, 241 against 236 ms and 236 against 250 ms (12 and 8 runs: no
-//! change), peak RSS 134 → 151 MiB.
+//! 7,467 → 563, RSS 57 → 71 MiB). One from an empty cache runs without
+//! them ([`without_huge_pages`]): with the page cache warm they made no
+//! difference (241 against 236 ms and 236 against 250 ms, 12 and 8 runs),
+//! after dropped caches they did.
 
 /// `mi_option_purge_delay` of mimalloc 3's `mi_option_e` (`mimalloc.h`),
 /// which `libmimalloc-sys` does not name.
@@ -41,9 +42,34 @@ const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
 /// [`DOWNLOAD_PURGE_DELAY_MS`] and no new transparent huge page backs the
 /// heap.
 pub struct DownloadMemory {
+    _huge_pages: NoHugePages,
+}
+
+/// No new transparent huge page backs the heap until dropped.
+pub struct NoHugePages {
     /// Huge pages were allowed before: allowed again when dropped, so
     /// build scripts (which inherit the flag) run as they would have.
-    restore_huge_pages: bool,
+    restore: bool,
+}
+
+/// Huge pages off for a resolution from an empty metadata cache, whose
+/// fresh buffers (documents by the hundred) each took a zeroed 2 MiB: with
+/// them, alotta's resolution after dropped caches spread from 285 to 534
+/// ms (median 443, system time 327 ms), without them 280 to 407 (median
+/// 344, system time 201 ms; 12 alternating runs each, then again 418
+/// against 357 ms). A warm resolution keeps them (see above).
+pub fn without_huge_pages() -> NoHugePages {
+    NoHugePages {
+        restore: disable_huge_pages(),
+    }
+}
+
+impl Drop for NoHugePages {
+    fn drop(&mut self) {
+        if self.restore {
+            allow_huge_pages();
+        }
+    }
 }
 
 /// Milliseconds freed memory is kept during downloads (see the table).
@@ -56,15 +82,7 @@ pub fn settle_for_downloads() -> DownloadMemory {
     // SAFETY: sets a plain option value; mimalloc reads it on each purge.
     unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, DOWNLOAD_PURGE_DELAY_MS) }
     DownloadMemory {
-        restore_huge_pages: disable_huge_pages(),
-    }
-}
-
-impl Drop for DownloadMemory {
-    fn drop(&mut self) {
-        if self.restore_huge_pages {
-            allow_huge_pages();
-        }
+        _huge_pages: without_huge_pages(),
     }
 }
 
@@ -84,3 +102,6 @@ fn disable_huge_pages() -> bool {
     #[cfg(not(any(target_os = "linux", target_os = "android")))]
     false
 }
+
+#[cfg(test)]
+mod tests;

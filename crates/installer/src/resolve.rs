@@ -124,6 +124,8 @@ pub(crate) fn resolve_lockfile(
     let metadata = access
         .metadata()
         .with_full_documents(resolution_mode == ResolutionMode::TimeBased);
+    let _memory = (!metadata.keeps_documents_of(&config.registries.default))
+        .then(crate::memory::without_huge_pages);
     let eligible = |packument: &Packument, version: &Version| access.mature(packument, version);
     let registry_for = |name: &str| config.registry_for(name).to_string();
     let patches = pacquet_lockfile::PatchSelectors::new(

@@ -282,6 +282,17 @@ impl<'a> RegistryMetadata<'a> {
             .kept_file(registry, name, kind, (since != i64::MIN).then_some(since))
     }
 
+    /// Whether this resolution may find kept documents from `registry`:
+    /// its metadata mirror exists (see [`RegistryMetadata::mirror_exists`]).
+    pub fn keeps_documents_of(&self, registry: &str) -> bool {
+        let kind = if self.full {
+            Kind::Full
+        } else {
+            Kind::Abbreviated
+        };
+        self.mirror_exists(registry, kind)
+    }
+
     /// Whether `registry`'s mirror of `kind` documents existed when first
     /// looked at in this resolution. When it did not (an empty cache), no
     /// kept document of it is looked for: the files that appear meanwhile
@@ -408,13 +419,7 @@ impl Metadata for RegistryMetadata<'_> {
     /// through a reader thread, each of alotta's 1,142 names waited for
     /// that thread's turn on a CPU before its request started.
     fn hint(&self, name: &str) {
-        let kind = if self.full {
-            Kind::Full
-        } else {
-            Kind::Abbreviated
-        };
-        if self.kept_since.is_some()
-            && self.mirror_exists(&self.registries.registry_for(name), kind)
+        if self.kept_since.is_some() && self.keeps_documents_of(&self.registries.registry_for(name))
         {
             self.read_ahead.push(name);
         } else {
