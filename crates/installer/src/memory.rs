@@ -54,10 +54,11 @@ pub struct NoHugePages {
 
 /// Huge pages off for a resolution from an empty metadata cache, whose
 /// fresh buffers (documents by the hundred) each took a zeroed 2 MiB: with
-/// them, alotta's resolution after dropped caches spread from 285 to 534
-/// ms (median 443, system time 327 ms), without them 280 to 407 (median
-/// 344, system time 201 ms; 12 alternating runs each, then again 418
-/// against 357 ms). A warm resolution keeps them (see above).
+/// them, alotta's resolution after dropped caches took 269 to 561 ms
+/// (median 424, system time 471 ms), without them 298 to 357 (median 323,
+/// system time 278 ms; 12 alternating runs each; two such runs while a
+/// large deletion was written back: 443 against 344 and 418 against 357
+/// ms). A warm resolution keeps them (see above).
 pub fn without_huge_pages() -> NoHugePages {
     NoHugePages {
         restore: disable_huge_pages(),
