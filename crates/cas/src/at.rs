@@ -135,6 +135,13 @@ impl Cas {
         BlobAt::with_suffix(dir, &digest_hex[2..], suffix)
     }
 
+    /// Opens every shard's descriptor not open yet.
+    pub(crate) fn open_shards(&self) {
+        for shard in 0..=255u8 {
+            self.shard_fd(shard);
+        }
+    }
+
     fn shard_fd(&self, shard: u8) -> Option<BorrowedFd<'_>> {
         let slot = &self.shard_fds.fds[usize::from(shard)];
         if let Some(fd) = slot.get() {

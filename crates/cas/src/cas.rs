@@ -1,6 +1,7 @@
 //! The CAS handle: where blobs live and how they are named.
 
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The `files/` directory of one store.
@@ -9,6 +10,8 @@ pub struct Cas {
     files_dir: PathBuf,
     /// Set once all 256 shard dirs exist, so writes skip the `mkdir`s.
     shards_ready: AtomicBool,
+    /// Held by the one thread creating the shard dirs.
+    creating_shards: Mutex<()>,
     #[cfg(unix)]
     pub(crate) shard_fds: crate::at::ShardFds,
     pub(crate) known: crate::known::Known,
@@ -31,6 +34,7 @@ impl Cas {
         Cas {
             files_dir: store_dir.join("files"),
             shards_ready: AtomicBool::new(false),
+            creating_shards: Mutex::new(()),
             #[cfg(unix)]
             shard_fds: crate::at::ShardFds::new(),
             known: crate::known::Known::default(),
@@ -52,9 +56,30 @@ impl Cas {
         self.files_dir.join(shard).join(name)
     }
 
+    /// Makes the store ready for [`Cas::write`]: the shard dirs exist and
+    /// their descriptors are open. A cold install calls it while its first
+    /// downloads are in flight, so no extraction waits on it; writes call it
+    /// anyway (cheap once done) and report its error.
+    pub fn prepare_for_writes(&self) -> Result<(), crate::CasError> {
+        self.ensure_shards()?;
+        self.open_shards();
+        Ok(())
+    }
+
     /// Creates `files/00` … `files/ff` once per handle (pnpm 12 does the same
-    /// on first use), tolerating dirs made by other processes.
+    /// on first use), tolerating dirs made by other processes. One thread
+    /// creates them while the others wait: every extraction thread making
+    /// all 256 at once cost a cold alotta install 931 failed `mkdir`s and
+    /// 117 ms of threads blocked on the `files/` directory's lock
+    /// (`perf sched`, after dropped caches).
     pub(crate) fn ensure_shards(&self) -> Result<(), crate::CasError> {
+        if self.shards_ready.load(Ordering::Acquire) {
+            return Ok(());
+        }
+        let _creating = self
+            .creating_shards
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
         if self.shards_ready.load(Ordering::Acquire) {
             return Ok(());
         }

@@ -223,3 +223,44 @@ fn checked_at_is_whole_milliseconds() {
         assert_eq!(file.checked_at.fract(), 0.0, "{}", file.checked_at);
     }
 }
+
+/// Preparing makes every shard directory; threads preparing at once (as a
+/// cold install's extraction threads did) all succeed, and writes after
+/// it land in their shard.
+#[test]
+fn preparing_makes_every_shard_once_for_all_threads() {
+    let (dir, cas) = store();
+    let cas = Arc::new(cas);
+    let barrier = Arc::new(Barrier::new(4));
+    let threads: Vec<_> = (0..4)
+        .map(|_| {
+            let (cas, barrier) = (Arc::clone(&cas), Arc::clone(&barrier));
+            std::thread::spawn(move || {
+                barrier.wait();
+                cas.prepare_for_writes()
+            })
+        })
+        .collect();
+    for thread in threads {
+        thread.join().unwrap().unwrap();
+    }
+    let files = dir.path().join("v11/files");
+    let shards = fs::read_dir(&files)
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().file_type().unwrap().is_dir())
+        .count();
+    assert_eq!(shards, 256);
+    let file = cas.write(b"prepared", false).unwrap();
+    assert!(file.path.starts_with(files.join(&file.digest[..2])));
+    assert_eq!(fs::read(&file.path).unwrap(), b"prepared");
+}
+
+/// A store whose `files/` cannot be made reports it on preparing.
+#[test]
+fn preparing_reports_a_store_that_cannot_hold_shards() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("v11"), b"not a directory").unwrap();
+    let cas = Cas::new(&dir.path().join("v11"));
+    assert!(cas.prepare_for_writes().is_err());
+    assert!(cas.write(b"x", false).is_err());
+}

@@ -60,6 +60,25 @@ pub fn fetch_to_store(
         return Ok(());
     }
     let groups = group_by_source(plan, cold);
+    std::thread::scope(|s| {
+        // The shard dirs are made while the index opens and the first
+        // downloads are in flight; a failure is the first write's to report.
+        s.spawn(|| {
+            let _ = store.cas.prepare_for_writes();
+        });
+        land_all(runtime, link, fetch, store, plan, &groups)
+    })
+}
+
+/// Downloads every group and lands it (see [`fetch_to_store`]).
+fn land_all(
+    runtime: &tokio::runtime::Handle,
+    link: Option<&LinkContext<'_>>,
+    fetch: &Downloader<'_>,
+    store: &Store,
+    plan: &Plan,
+    groups: &[Group],
+) -> Result<(), InstallError> {
     fetch.ready()?;
     let sender = store.sender()?;
     let landing = Landing {
@@ -105,7 +124,7 @@ pub fn fetch_to_store(
         consumed?;
         downloads.map(|_| ())
     })?;
-    landing.import_deferred(&groups)
+    landing.import_deferred(groups)
 }
 
 /// Where a downloaded tarball goes: the CAS, the index, and (in an
