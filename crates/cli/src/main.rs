@@ -4,6 +4,7 @@
 
 mod args;
 mod commands;
+mod descriptors;
 mod durations;
 mod report;
 mod reporter;
@@ -23,6 +24,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 fn main() -> ExitCode {
     // One command per process: what it is done with is freed by the exit.
     pacquet_teardown::exit_frees();
+    descriptors::reserve();
     let cli = Cli::parse_with_config();
     init_tracing(cli.reporter.unwrap_or(Reporter::Default));
     let _ = rustls::crypto::ring::default_provider().install_default();
