@@ -12,12 +12,33 @@ mod imp {
 
     impl Engine<4> for Avx2 {
         #[target_feature(enable = "avx2")]
-        unsafe fn compress(state: &mut [[u64; 4]; 8], w: &[[u64; 4]; 16]) {
-            // SAFETY: the arrays are 32 bytes each; unaligned loads/stores.
+        unsafe fn compress(state: &mut [[u64; 4]; 8], blocks: &[*const u8; 4]) {
+            // SAFETY: the arrays are 32 bytes each (unaligned loads and
+            // stores); each lane's block is read within the 128 bytes the
+            // caller vouches for.
             unsafe {
                 let load = |p: &[u64; 4]| _mm256_loadu_si256(p.as_ptr().cast());
                 let mut s: [__m256i; 8] = std::array::from_fn(|i| load(&state[i]));
-                let mut m: [__m256i; 16] = std::array::from_fn(|j| load(&w[j]));
+                // Each 64-bit word's bytes reversed: big-endian to native.
+                let reverse = _mm256_broadcastsi128_si256(_mm_set_epi8(
+                    8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7,
+                ));
+                let mut m = [_mm256_setzero_si256(); 16];
+                for group in 0..4 {
+                    // Row `lane`: words 4 × `group` … + 3 of its block.
+                    let r: [__m256i; 4] = std::array::from_fn(|lane| {
+                        let row = _mm256_loadu_si256(blocks[lane].add(32 * group).cast());
+                        _mm256_shuffle_epi8(row, reverse)
+                    });
+                    let lo01 = _mm256_unpacklo_epi64(r[0], r[1]);
+                    let hi01 = _mm256_unpackhi_epi64(r[0], r[1]);
+                    let lo23 = _mm256_unpacklo_epi64(r[2], r[3]);
+                    let hi23 = _mm256_unpackhi_epi64(r[2], r[3]);
+                    m[4 * group] = _mm256_permute2x128_si256::<0x20>(lo01, lo23);
+                    m[4 * group + 1] = _mm256_permute2x128_si256::<0x20>(hi01, hi23);
+                    m[4 * group + 2] = _mm256_permute2x128_si256::<0x31>(lo01, lo23);
+                    m[4 * group + 3] = _mm256_permute2x128_si256::<0x31>(hi01, hi23);
+                }
                 rounds(&mut s, &mut m);
                 for (i, v) in s.into_iter().enumerate() {
                     let sum = _mm256_add_epi64(v, load(&state[i]));

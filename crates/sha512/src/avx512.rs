@@ -11,13 +11,25 @@ mod imp {
     pub(crate) struct Avx512;
 
     impl Engine<8> for Avx512 {
-        #[target_feature(enable = "avx512f")]
-        unsafe fn compress(state: &mut [[u64; 8]; 8], w: &[[u64; 8]; 16]) {
-            // SAFETY: the arrays are 64 bytes each; unaligned loads/stores.
+        #[target_feature(enable = "avx512f,avx512bw")]
+        unsafe fn compress(state: &mut [[u64; 8]; 8], blocks: &[*const u8; 8]) {
+            // SAFETY: the arrays are 64 bytes each (unaligned loads and
+            // stores); each lane's block is read within the 128 bytes the
+            // caller vouches for.
             unsafe {
                 let load = |p: &[u64; 8]| _mm512_loadu_si512(p.as_ptr().cast());
                 let mut s: [__m512i; 8] = std::array::from_fn(|i| load(&state[i]));
-                let mut m: [__m512i; 16] = std::array::from_fn(|j| load(&w[j]));
+                let mut m = [_mm512_setzero_si512(); 16];
+                for half in 0..2 {
+                    // Row `lane`: eight words of the lane's block, bytes
+                    // reversed (big-endian to native).
+                    let rows: [__m512i; 8] = std::array::from_fn(|lane| {
+                        let row = _mm512_loadu_si512(blocks[lane].add(64 * half).cast());
+                        _mm512_shuffle_epi8(row, reverse())
+                    });
+                    let columns = transpose(rows);
+                    m[8 * half..8 * half + 8].copy_from_slice(&columns);
+                }
                 rounds(&mut s, &mut m);
                 for (i, v) in s.into_iter().enumerate() {
                     let sum = _mm512_add_epi64(v, load(&state[i]));
@@ -25,6 +37,41 @@ mod imp {
                 }
             }
         }
+    }
+
+    /// Reverses the bytes of each 64-bit word (with `_mm512_shuffle_epi8`).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    fn reverse() -> __m512i {
+        _mm512_broadcast_i32x4(_mm_set_epi8(
+            8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7,
+        ))
+    }
+
+    /// `columns[j][lane] = rows[lane][j]`: 8 unpacks and 16 shuffles of
+    /// 128-bit quarters.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    fn transpose(r: [__m512i; 8]) -> [__m512i; 8] {
+        // Quarter k of `lo[p]` holds rows 2p and 2p + 1 at word 2k, of
+        // `hi[p]` at word 2k + 1.
+        let lo: [__m512i; 4] =
+            std::array::from_fn(|p| _mm512_unpacklo_epi64(r[2 * p], r[2 * p + 1]));
+        let hi: [__m512i; 4] =
+            std::array::from_fn(|p| _mm512_unpackhi_epi64(r[2 * p], r[2 * p + 1]));
+        let even = |a: __m512i, b: __m512i| _mm512_shuffle_i64x2::<0b10_00_10_00>(a, b);
+        let odd = |a: __m512i, b: __m512i| _mm512_shuffle_i64x2::<0b11_01_11_01>(a, b);
+        let mut out = [_mm512_setzero_si512(); 8];
+        for (t, first) in [(lo, 0), (hi, 1)] {
+            // Quarters 0 and 2 of each pair, then 1 and 3.
+            let (a0, a1) = (even(t[0], t[1]), odd(t[0], t[1]));
+            let (b0, b1) = (even(t[2], t[3]), odd(t[2], t[3]));
+            out[first] = even(a0, b0);
+            out[first + 4] = odd(a0, b0);
+            out[first + 2] = even(a1, b1);
+            out[first + 6] = odd(a1, b1);
+        }
+        out
     }
 
     #[inline]

@@ -105,17 +105,10 @@ pub(crate) fn block_count(len: usize) -> usize {
     (len + 1 + 16).div_ceil(BLOCK)
 }
 
-/// Block `k` of the padded `data` (of [`block_count`] blocks), as 16
-/// big-endian words.
-pub(crate) fn words(data: &[u8], k: usize, blocks: usize) -> [u64; 16] {
+/// Block `k` of the padded `data` (of [`block_count`] blocks) as bytes,
+/// for a block that is not whole inside `data`.
+pub(crate) fn padded_block(data: &[u8], k: usize, blocks: usize) -> [u8; BLOCK] {
     let start = k * BLOCK;
-    let mut out = [0u64; 16];
-    if let Some(full) = data.get(start..start + BLOCK) {
-        for (word, bytes) in out.iter_mut().zip(full.chunks_exact(8)) {
-            *word = u64::from_be_bytes(bytes.try_into().unwrap_or_default());
-        }
-        return out;
-    }
     let mut buf = [0u8; BLOCK];
     if start <= data.len() {
         let rest = &data[start..];
@@ -126,8 +119,5 @@ pub(crate) fn words(data: &[u8], k: usize, blocks: usize) -> [u64; 16] {
         let bits = (data.len() as u128) * 8;
         buf[BLOCK - 16..].copy_from_slice(&bits.to_be_bytes());
     }
-    for (word, bytes) in out.iter_mut().zip(buf.chunks_exact(8)) {
-        *word = u64::from_be_bytes(bytes.try_into().unwrap_or_default());
-    }
-    out
+    buf
 }

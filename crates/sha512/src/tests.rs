@@ -113,3 +113,16 @@ fn known_answers() {
     assert_eq!(hex(&got[1]), two_block);
     assert_eq!(hex(&got[2]), abc);
 }
+
+#[test]
+fn hex_is_lowercase_two_digits_per_byte() {
+    let mut hash = [0u8; 64];
+    for (i, byte) in hash.iter_mut().enumerate() {
+        *byte = (i * 37 + 5) as u8;
+    }
+    hash[0] = 0x00;
+    hash[1] = 0xff;
+    hash[2] = 0x0a;
+    let expected: String = hash.iter().map(|b| format!("{b:02x}")).collect();
+    assert_eq!(crate::to_hex(&hash), expected);
+}
