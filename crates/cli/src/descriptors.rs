@@ -15,24 +15,20 @@ const SLOTS: i32 = 512;
 /// descriptor limit below it leaves the table as it is.
 #[cfg(target_os = "linux")]
 pub fn reserve() {
-    // SAFETY: `F_DUPFD_CLOEXEC` makes a new descriptor numbered at least
-    // `SLOTS - 1` (growing the table to hold it) or fails; it is closed
-    // at once and nothing else sees it.
+    // SAFETY: `/` is opened as a path only, so that there is a descriptor
+    // to copy (stdin, stdout and stderr may be closed); `F_DUPFD_CLOEXEC`
+    // copies it to a number of at least `SLOTS - 1`, growing the table to
+    // hold it, or fails. Both are closed at once and nothing else sees them.
     unsafe {
-        let fd = libc::fcntl(libc::STDERR_FILENO, libc::F_DUPFD_CLOEXEC, SLOTS - 1);
-        if fd < 0 {
-            // No stderr: any descriptor of ours will do.
-            let root = libc::open(c"/".as_ptr(), libc::O_PATH | libc::O_CLOEXEC);
-            if root >= 0 {
-                let fd = libc::fcntl(root, libc::F_DUPFD_CLOEXEC, SLOTS - 1);
-                if fd >= 0 {
-                    libc::close(fd);
-                }
-                libc::close(root);
-            }
+        let root = libc::open(c"/".as_ptr(), libc::O_PATH | libc::O_CLOEXEC);
+        if root < 0 {
             return;
         }
-        libc::close(fd);
+        let high = libc::fcntl(root, libc::F_DUPFD_CLOEXEC, SLOTS - 1);
+        if high >= 0 {
+            libc::close(high);
+        }
+        libc::close(root);
     }
 }
 

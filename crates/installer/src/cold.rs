@@ -60,25 +60,6 @@ pub fn fetch_to_store(
         return Ok(());
     }
     let groups = group_by_source(plan, cold);
-    std::thread::scope(|s| {
-        // The shard dirs are made while the index opens and the first
-        // downloads are in flight; a failure is the first write's to report.
-        s.spawn(|| {
-            let _ = store.cas.prepare_for_writes();
-        });
-        land_all(runtime, link, fetch, store, plan, &groups)
-    })
-}
-
-/// Downloads every group and lands it (see [`fetch_to_store`]).
-fn land_all(
-    runtime: &tokio::runtime::Handle,
-    link: Option<&LinkContext<'_>>,
-    fetch: &Downloader<'_>,
-    store: &Store,
-    plan: &Plan,
-    groups: &[Group],
-) -> Result<(), InstallError> {
     fetch.ready()?;
     let sender = store.sender()?;
     let landing = Landing {
@@ -93,6 +74,11 @@ fn land_all(
     // Bounded so tarballs waiting for a CPU never pile up in memory.
     let (tx, mut rx) = tokio::sync::mpsc::channel::<(usize, Vec<u8>, Option<TarballCheck>)>(32);
     std::thread::scope(|s| {
+        // The shard dirs are made while the first downloads are in flight;
+        // a failure is the first write's to report.
+        s.spawn(|| {
+            let _ = store.cas.prepare_for_writes();
+        });
         let consumer = s.spawn(|| {
             std::iter::from_fn(|| rx.blocking_recv())
                 .par_bridge()
@@ -124,7 +110,7 @@ fn land_all(
         consumed?;
         downloads.map(|_| ())
     })?;
-    landing.import_deferred(groups)
+    landing.import_deferred(&groups)
 }
 
 /// Where a downloaded tarball goes: the CAS, the index, and (in an

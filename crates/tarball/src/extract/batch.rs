@@ -3,8 +3,8 @@
 //! Hashing one file at a time leaves most of the vector unit idle on
 //! npm-sized files; `pacquet-sha512` hashes 8 at once (AVX-512: 3.52 GiB/s
 //! against 857 MiB/s one at a time on 2–10 KB files, `cargo bench -p
-//! pacquet-sha512` on an AMD EPYC Zen 4). A batch is stored once it holds [`FLUSH_BYTES`], so a
-//! huge package never sits in memory whole.
+//! pacquet-sha512` on an AMD EPYC Zen 4). A batch is stored once it holds
+//! [`FLUSH_BYTES`], so a huge package never sits in memory whole.
 
 use pacquet_cas::Cas;
 use pacquet_store_index::FileInfo;
