@@ -24,8 +24,26 @@ fn replacing(dst: &Path, op: impl Fn() -> std::io::Result<()>) -> std::io::Resul
     }
 }
 
+/// Attempts at a link whose source was replaced in between (below).
+const LINK_ATTEMPTS: usize = 8;
+
+/// Hard-links `src` at `dst`, again when the link failed only because
+/// another writer renamed a copy over the blob at that moment
+/// (docs/store.md §4.4: `ENOENT` while the name exists).
 pub(crate) fn link_file(src: &Path, dst: &Path) -> std::io::Result<()> {
-    replacing(dst, || std::fs::hard_link(src, dst))
+    let mut attempts = 1;
+    loop {
+        match replacing(dst, || std::fs::hard_link(src, dst)) {
+            Err(e)
+                if e.kind() == ErrorKind::NotFound
+                    && attempts < LINK_ATTEMPTS
+                    && std::fs::symlink_metadata(src).is_ok() =>
+            {
+                attempts += 1;
+            }
+            other => return other,
+        }
+    }
 }
 
 #[cfg(unix)]

@@ -454,3 +454,34 @@ fn copies_ignore_descriptors() {
     }
     assert_eq!(state.methods_used(), vec![UsedMethod::Copy]);
 }
+
+/// A blob replaced by another writer's atomic rewrite (a temp file renamed
+/// over it, docs/store.md §4) while a link to it is made: Linux looks the
+/// source up, then refuses to link an inode whose last name went in
+/// between (`ENOENT`), although the blob is there all along.
+#[test]
+fn a_link_survives_the_blob_being_rewritten_at_that_moment() {
+    let tmp = tempfile::tempdir().unwrap();
+    let blob = tmp.path().join("blob");
+    std::fs::write(&blob, "{}").unwrap();
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            let temp = tmp.path().join("blob.tmp");
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                std::fs::write(&temp, "{}").unwrap();
+                std::fs::rename(&temp, &blob).unwrap();
+                // A rewrite is a blob's one-off event; back to back they
+                // would fail links any number of times in a row.
+                std::thread::sleep(std::time::Duration::from_micros(100));
+            }
+        });
+        let dst = tmp.path().join("package.json");
+        let linked = (0..20_000).try_for_each(|_| {
+            file::link_file(&blob, &dst)?;
+            std::fs::remove_file(&dst)
+        });
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        linked.unwrap();
+    });
+}
