@@ -12,10 +12,18 @@ use pacquet_sources::{Downloader, source_url};
 use pacquet_store_index::{IndexSender, PackageFilesIndex};
 use pacquet_tarball::{
     ExtractLimits, TarballCheck, TarballError, extract_checked_to_store, extract_to_store,
+    needs_large_buffer,
 };
 use rayon::prelude::*;
 
-use crate::{InstallError, files::LinkContext, local, reporter::Origin, store::Store};
+use crate::{
+    InstallError, files::LinkContext, local, one_at_a_time::OneAtATime, reporter::Origin,
+    store::Store,
+};
+
+/// A downloaded tarball: its group, its bytes, the check its extraction
+/// makes.
+type Landed = (usize, Vec<u8>, Option<TarballCheck>);
 
 /// Slots sharing one tarball (peer variants): fetched once, linked into each.
 pub(crate) struct Group {
@@ -68,11 +76,12 @@ pub fn fetch_to_store(
         plan,
         sender: &sender,
         deferred: Mutex::default(),
+        large: OneAtATime::new(),
         runtime,
         fetch,
     };
     // Bounded so tarballs waiting for a CPU never pile up in memory.
-    let (tx, mut rx) = tokio::sync::mpsc::channel::<(usize, Vec<u8>, Option<TarballCheck>)>(32);
+    let (tx, mut rx) = tokio::sync::mpsc::channel::<Landed>(32);
     std::thread::scope(|s| {
         // The shard dirs are made while the first downloads are in flight;
         // a failure is the first write's to report.
@@ -80,9 +89,18 @@ pub fn fetch_to_store(
             let _ = store.cas.prepare_for_writes();
         });
         let consumer = s.spawn(|| {
+            let limits = ExtractLimits::default();
             std::iter::from_fn(|| rx.blocking_recv())
                 .par_bridge()
-                .try_for_each(|(g, tarball, check)| landing.land(g, &groups[g], tarball, check))
+                .try_for_each(|(g, tarball, check)| {
+                    let land =
+                        |(g, tarball, check): Landed| landing.land(g, &groups[g], tarball, check);
+                    if needs_large_buffer(&tarball, &limits) {
+                        landing.large.submit((g, tarball, check), land)
+                    } else {
+                        land((g, tarball, check))
+                    }
+                })
         });
         let downloads = runtime.block_on(async {
             let tx = tx;
@@ -123,6 +141,9 @@ struct Landing<'a> {
     /// Groups extracted while the link gate was closed, with their rows:
     /// imported once it opens, so extraction never waits for it.
     deferred: Mutex<Vec<(usize, PackageFilesIndex)>>,
+    /// Tarballs that inflate into the one large buffer: queued for the
+    /// thread extracting one rather than waited for.
+    large: OneAtATime<Landed>,
     /// For downloading a tarball again when its deferred check fails.
     runtime: &'a tokio::runtime::Handle,
     fetch: &'a Downloader<'a>,

@@ -27,6 +27,7 @@ mod local;
 mod local_tarball;
 pub mod manifest_edit;
 mod memory;
+mod one_at_a_time;
 mod peer_rules;
 mod phases;
 mod pnpmfile;

@@ -78,6 +78,13 @@ pub fn extract_checked_to_store(
     extract(cas, tgz, package_id, limits, Some(check))
 }
 
+/// Whether extracting `tgz` takes the one buffer for archives over the
+/// threads' own ([`buffers::KEEP_BUFFER`]): such extractions run one at a
+/// time, the others wait for it.
+pub fn needs_large_buffer(tgz: &[u8], limits: &ExtractLimits) -> bool {
+    whole_size(tgz, limits.max_unpacked_bytes).is_some_and(|len| len > buffers::KEEP_BUFFER)
+}
+
 fn extract(
     cas: &Cas,
     tgz: &[u8],
@@ -94,9 +101,7 @@ fn extract(
     let store = |buffer: &mut Vec<u8>| {
         inflate_and_store(tgz, buffer, cas, limits, check, &errors, &exceeded)
     };
-    let large =
-        whole_size(tgz, limits.max_unpacked_bytes).is_some_and(|len| len > buffers::KEEP_BUFFER);
-    let stored = if large {
+    let stored = if needs_large_buffer(tgz, limits) {
         buffers::with_large(store)
     } else {
         buffers::with_thread_buffer(store)
