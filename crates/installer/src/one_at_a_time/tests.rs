@@ -57,8 +57,11 @@ fn a_job_submitted_while_another_runs_is_left_to_that_thread() {
         // Returns at once: waiting here would never end, the first job
         // waits for this thread at `finish`.
         jobs.submit("second", run).unwrap();
-        assert!(ran.lock().unwrap().is_empty());
+        // Asserted after `finish`: a failed assertion here would leave the
+        // first job waiting for ever.
+        let ran_meanwhile = ran.lock().unwrap().len();
         finish.wait();
+        assert_eq!(ran_meanwhile, 0);
         first.join().unwrap()
     });
     assert_eq!(
