@@ -77,6 +77,7 @@ pub fn fetch_to_store(
         sender: &sender,
         deferred: Mutex::default(),
         large: OneAtATime::new(),
+        limits: ExtractLimits::default(),
         runtime,
         fetch,
     };
@@ -89,13 +90,12 @@ pub fn fetch_to_store(
             let _ = store.cas.prepare_for_writes();
         });
         let consumer = s.spawn(|| {
-            let limits = ExtractLimits::default();
             std::iter::from_fn(|| rx.blocking_recv())
                 .par_bridge()
                 .try_for_each(|(g, tarball, check)| {
                     let land =
                         |(g, tarball, check): Landed| landing.land(g, &groups[g], tarball, check);
-                    if needs_large_buffer(&tarball, &limits) {
+                    if needs_large_buffer(&tarball, &landing.limits) {
                         landing.large.submit((g, tarball, check), land)
                     } else {
                         land((g, tarball, check))
@@ -144,6 +144,9 @@ struct Landing<'a> {
     /// Tarballs that inflate into the one large buffer: queued for the
     /// thread extracting one rather than waited for.
     large: OneAtATime<Landed>,
+    /// What an archive may unpack to; also what decides which tarballs
+    /// need the large buffer.
+    limits: ExtractLimits,
     /// For downloading a tarball again when its deferred check fails.
     runtime: &'a tokio::runtime::Handle,
     fetch: &'a Downloader<'a>,
@@ -160,18 +163,17 @@ impl Landing<'_> {
         let first = &self.plan.slots[group.slots[0]];
         let package_id = first.dep_path.package_id();
         let cas = &self.store.cas;
-        let limits = ExtractLimits::default();
         let raw = match check {
-            None => extract_to_store(cas, &tarball, package_id, &limits)?,
+            None => extract_to_store(cas, &tarball, package_id, &self.limits)?,
             Some(check) => {
-                match extract_checked_to_store(cas, &tarball, package_id, &limits, &check) {
+                match extract_checked_to_store(cas, &tarball, package_id, &self.limits, &check) {
                     // Nothing was written; the download's remaining retries
                     // check the body as it arrives. Rare, so this worker waits.
                     Err(error @ TarballError::Integrity { .. }) => {
                         let again = self
                             .runtime
                             .block_on(self.fetch.download_again(first, error))?;
-                        extract_to_store(cas, &again, package_id, &limits)?
+                        extract_to_store(cas, &again, package_id, &self.limits)?
                     }
                     other => other?,
                 }
