@@ -1,20 +1,24 @@
 //! The cold set: packages missing from the store. Downloads run on the tokio
 //! runtime (at most `networkConcurrency` at a time); each tarball is handed
-//! over a bounded channel to the rayon pool, which inflates it into the CAS,
-//! links it into every slot that uses it and queues its index row.
+//! over a bounded channel to the rayon pool, whose threads take what has
+//! landed a few at a time, inflate it into the CAS (the files of several
+//! tarballs hashed together), link each into every slot that uses it and
+//! queue its index row.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, PoisonError};
 
 use futures_util::{StreamExt, TryStreamExt, stream};
 use pacquet_planner::{FetchSource, Plan};
 use pacquet_sources::{Downloader, source_url};
 use pacquet_store_index::{IndexSender, PackageFilesIndex};
 use pacquet_tarball::{
-    ExtractLimits, TarballCheck, TarballError, extract_checked_to_store, extract_to_store,
-    needs_large_buffer,
+    ExtractLimits, GroupMember, TarballCheck, TarballError, extract_group_to_store,
+    extract_to_store, needs_large_buffer,
 };
 use rayon::prelude::*;
+use tokio::sync::mpsc::Receiver;
 
 use crate::{
     InstallError, files::LinkContext, local, one_at_a_time::OneAtATime, reporter::Origin,
@@ -24,6 +28,10 @@ use crate::{
 /// A downloaded tarball: its group, its bytes, the check its extraction
 /// makes.
 type Landed = (usize, Vec<u8>, Option<TarballCheck>);
+
+/// Tarballs extracted together when that many have landed: their files
+/// share the hash lanes (`pacquet_tarball::extract_group_to_store`).
+const GROUP: usize = 8;
 
 /// Slots sharing one tarball (peer variants): fetched once, linked into each.
 pub(crate) struct Group {
@@ -78,11 +86,12 @@ pub fn fetch_to_store(
         deferred: Mutex::default(),
         large: OneAtATime::new(),
         limits: ExtractLimits::default(),
+        failed: AtomicBool::new(false),
         runtime,
         fetch,
     };
     // Bounded so tarballs waiting for a CPU never pile up in memory.
-    let (tx, mut rx) = tokio::sync::mpsc::channel::<Landed>(32);
+    let (tx, rx) = tokio::sync::mpsc::channel::<Landed>(32);
     std::thread::scope(|s| {
         // The shard dirs are made while the first downloads are in flight;
         // a failure is the first write's to report.
@@ -90,17 +99,10 @@ pub fn fetch_to_store(
             let _ = store.cas.prepare_for_writes();
         });
         let consumer = s.spawn(|| {
-            std::iter::from_fn(|| rx.blocking_recv())
-                .par_bridge()
-                .try_for_each(|(g, tarball, check)| {
-                    let land =
-                        |(g, tarball, check): Landed| landing.land(g, &groups[g], tarball, check);
-                    if needs_large_buffer(&tarball, &landing.limits) {
-                        landing.large.submit((g, tarball, check), land)
-                    } else {
-                        land((g, tarball, check))
-                    }
-                })
+            let rx = Mutex::new(rx);
+            (0..rayon::current_num_threads().max(1))
+                .into_par_iter()
+                .try_for_each(|_| landing.extract_landed(&rx, &groups))
         });
         let downloads = runtime.block_on(async {
             let tx = tx;
@@ -147,39 +149,98 @@ struct Landing<'a> {
     /// What an archive may unpack to; also what decides which tarballs
     /// need the large buffer.
     limits: ExtractLimits,
+    /// Set when an extraction failed: the other threads stop taking
+    /// tarballs.
+    failed: AtomicBool,
     /// For downloading a tarball again when its deferred check fails.
     runtime: &'a tokio::runtime::Handle,
     fetch: &'a Downloader<'a>,
 }
 
 impl Landing<'_> {
-    fn land(
+    /// One extraction thread: takes the tarballs that have landed, up to
+    /// [`GROUP`] at a time, and extracts them together until the
+    /// downloads end or an extraction fails.
+    fn extract_landed(
         &self,
-        g: usize,
-        group: &Group,
-        tarball: Vec<u8>,
-        check: Option<TarballCheck>,
+        landed: &Mutex<Receiver<Landed>>,
+        groups: &[Group],
     ) -> Result<(), InstallError> {
+        let threads = rayon::current_num_threads().max(1);
+        while !self.failed.load(Ordering::Relaxed) {
+            let (taken, large): (Vec<Landed>, Vec<Landed>) = {
+                let mut landed = landed.lock().unwrap_or_else(PoisonError::into_inner);
+                let Some(first) = landed.blocking_recv() else {
+                    return Ok(());
+                };
+                // What is waiting is shared with the other threads, so
+                // none idles while this one extracts a group.
+                let share = 1 + landed.len() / threads;
+                let mut taken = vec![first];
+                while taken.len() < share.min(GROUP)
+                    && let Ok(next) = landed.try_recv()
+                {
+                    taken.push(next);
+                }
+                taken
+                    .into_iter()
+                    .partition(|(_, tarball, _)| !needs_large_buffer(tarball, &self.limits))
+            };
+            let done = large
+                .into_iter()
+                .try_for_each(|one| self.large.submit(one, |one| self.land(groups, vec![one])))
+                .and_then(|()| self.land(groups, taken));
+            if done.is_err() {
+                self.failed.store(true, Ordering::Relaxed);
+                return done;
+            }
+        }
+        Ok(())
+    }
+
+    /// Extracts `taken` together (`extract_group_to_store`), then imports
+    /// each into its group's slots and queues its row.
+    fn land(&self, groups: &[Group], taken: Vec<Landed>) -> Result<(), InstallError> {
+        if taken.is_empty() {
+            return Ok(());
+        }
+        let first_slot = |g: usize| &self.plan.slots[groups[g].slots[0]];
+        let members: Vec<GroupMember<'_>> = taken
+            .iter()
+            .map(|(g, tarball, check)| GroupMember {
+                tgz: tarball,
+                package_id: first_slot(*g).dep_path.package_id(),
+                check: check.as_ref(),
+            })
+            .collect();
+        let rows = extract_group_to_store(&self.store.cas, &members, &self.limits);
+        drop(members);
+        for ((g, tarball, _), row) in taken.into_iter().zip(rows) {
+            let first = first_slot(g);
+            let raw = match row {
+                // Nothing was written; the download's remaining retries
+                // check the body as it arrives. Rare, so this worker waits.
+                Err(error @ TarballError::Integrity { .. }) => {
+                    let again = self
+                        .runtime
+                        .block_on(self.fetch.download_again(first, error))?;
+                    let package_id = first.dep_path.package_id();
+                    extract_to_store(&self.store.cas, &again, package_id, &self.limits)?
+                }
+                other => other?,
+            };
+            pacquet_tarball::recycle_body(tarball);
+            self.finish(g, &groups[g], raw)?;
+        }
+        Ok(())
+    }
+
+    /// Imports a package extracted from `group`'s tarball into its slots
+    /// (or defers that until the link gate opens) and queues its row.
+    fn finish(&self, g: usize, group: &Group, raw: PackageFilesIndex) -> Result<(), InstallError> {
         let first = &self.plan.slots[group.slots[0]];
         let package_id = first.dep_path.package_id();
         let cas = &self.store.cas;
-        let raw = match check {
-            None => extract_to_store(cas, &tarball, package_id, &self.limits)?,
-            Some(check) => {
-                match extract_checked_to_store(cas, &tarball, package_id, &self.limits, &check) {
-                    // Nothing was written; the download's remaining retries
-                    // check the body as it arrives. Rare, so this worker waits.
-                    Err(error @ TarballError::Integrity { .. }) => {
-                        let again = self
-                            .runtime
-                            .block_on(self.fetch.download_again(first, error))?;
-                        extract_to_store(cas, &again, package_id, &self.limits)?
-                    }
-                    other => other?,
-                }
-            }
-        };
-        pacquet_tarball::recycle_body(tarball);
         let row = match &first.fetch {
             FetchSource::GitHostedTarball {
                 url,

@@ -23,6 +23,9 @@ const MAX_PREALLOCATION: u64 = 16 << 20;
 const MAX_EXTENSION_HEADER: u64 = 1 << 20;
 
 mod batch;
+mod group;
+
+pub use group::{GroupMember, extract_group_to_store};
 
 /// Caps that stop hostile tarballs while they are read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -107,11 +110,21 @@ fn extract(
         buffers::with_thread_buffer(store)
     };
     let (files, package_json) = stored?;
+    row(files, package_json, &errors)
+}
+
+/// The row of a package whose files are stored: refused when a file is
+/// also another's directory.
+fn row(
+    files: Files,
+    package_json: Option<Vec<u8>>,
+    errors: &ExtractErrors<'_>,
+) -> Result<PackageFilesIndex, TarballError> {
     if let Some(path) = file_used_as_directory(&files) {
         return Err(errors.refuse(path.as_bytes(), "is both a file and a directory"));
     }
 
-    let package_json = package_json.and_then(|bytes| parse_package_json(&bytes, package_id));
+    let package_json = package_json.and_then(|bytes| parse_package_json(&bytes, errors.package_id));
     Ok(PackageFilesIndex {
         algo: "sha512".to_string(),
         requires_build: Some(requires_build(
@@ -166,6 +179,21 @@ fn store_whole(
     check: Option<(&[u8], &TarballCheck)>,
     errors: &ExtractErrors<'_>,
 ) -> Result<(Files, Option<Vec<u8>>), TarballError> {
+    let mut batch = read_whole(tar, limits, errors)?;
+    let mut files = Files::new();
+    let mut package_json = None;
+    batch.store(cas, &mut files, &mut package_json, check, errors)?;
+    Ok((files, package_json))
+}
+
+/// Every regular file of the inflated `tar`, read but not yet stored.
+/// Seeking past each entry's data: contents are slices of `tar`, never
+/// copied, so the batch is never full before the end.
+fn read_whole<'t>(
+    tar: &'t [u8],
+    limits: &ExtractLimits,
+    errors: &ExtractErrors<'_>,
+) -> Result<FileBatch<'t>, TarballError> {
     let mut archive = tar::Archive::new(io::Cursor::new(tar));
     let entries = archive.entries_with_seek().map_err(|e| errors.read(e))?;
     let slice = |entry: &mut tar::Entry<'_, _>, path: &str| {
@@ -176,7 +204,7 @@ fn store_whole(
             .ok_or_else(|| errors.corrupt(format!("entry {path:?} is truncated")))?;
         Ok(Content::Borrowed(content))
     };
-    store_entries(entries, slice, cas, limits, check, errors)
+    read_entries(entries, slice, limits, errors, |_| Ok(()))
 }
 
 /// Stores the files of `tgz` while it is inflated, one entry in memory at
@@ -211,7 +239,7 @@ type Files = BTreeMap<String, FileInfo>;
 /// `package.json`, if it has one.
 fn store_entries<'t, R: Read>(
     entries: tar::Entries<'_, R>,
-    mut content: impl FnMut(&mut tar::Entry<'_, R>, &str) -> Result<Content<'t>, TarballError>,
+    content: impl FnMut(&mut tar::Entry<'_, R>, &str) -> Result<Content<'t>, TarballError>,
     cas: &Cas,
     limits: &ExtractLimits,
     mut check: Option<(&[u8], &TarballCheck)>,
@@ -219,6 +247,24 @@ fn store_entries<'t, R: Read>(
 ) -> Result<(Files, Option<Vec<u8>>), TarballError> {
     let mut files = Files::new();
     let mut package_json: Option<Vec<u8>> = None;
+    let flush = |batch: &mut FileBatch<'t>| {
+        batch.store(cas, &mut files, &mut package_json, check.take(), errors)
+    };
+    let mut rest = read_entries(entries, content, limits, errors, flush)?;
+    rest.store(cas, &mut files, &mut package_json, check, errors)?;
+    Ok((files, package_json))
+}
+
+/// Reads every regular file of the archive, taking each one's content
+/// from `content`, and hands the batch to `flush` whenever it is full.
+/// Returns the batch read since the last flush.
+fn read_entries<'t, R: Read>(
+    entries: tar::Entries<'_, R>,
+    mut content: impl FnMut(&mut tar::Entry<'_, R>, &str) -> Result<Content<'t>, TarballError>,
+    limits: &ExtractLimits,
+    errors: &ExtractErrors<'_>,
+    mut flush: impl FnMut(&mut FileBatch<'t>) -> Result<(), TarballError>,
+) -> Result<FileBatch<'t>, TarballError> {
     let mut batch = FileBatch::default();
     let mut entry_count = 0u64;
     // Raw iteration: the tar crate would buffer a GNU long name or a PAX
@@ -261,14 +307,13 @@ fn store_entries<'t, R: Read>(
         let data = content(&mut entry, &path)?;
         batch.push(path, mode, data);
         if batch.is_full() {
-            batch.store(cas, &mut files, &mut package_json, check.take(), errors)?;
+            flush(&mut batch)?;
         }
     }
     if pending.any() {
         return Err(errors.corrupt("an extended header describes no entry".to_string()));
     }
-    batch.store(cas, &mut files, &mut package_json, check, errors)?;
-    Ok((files, package_json))
+    Ok(batch)
 }
 
 /// A GNU long name/link or PAX header, which describes the next entry.

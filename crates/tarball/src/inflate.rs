@@ -31,12 +31,19 @@ const MIN_GZIP: usize = 18;
 pub(crate) fn inflate_whole<'o>(tgz: &[u8], limit: u64, out: &'o mut Vec<u8>) -> Option<&'o [u8]> {
     let len = whole_size(tgz, limit)?;
     let out = crate::buffers::sized(out, len);
+    inflate_exact(tgz, out).then_some(&*out)
+}
+
+/// Inflates `tgz` into `out`, whose length is its [`whole_size`]; `false`
+/// when the archive is not one gzip member of exactly that size.
+pub(crate) fn inflate_exact(tgz: &[u8], out: &mut [u8]) -> bool {
     // libdeflate checks the CRC32 and that the output is exactly ISIZE
     // bytes; bytes after the first member are ignored here, as by the
-    // streaming decoder, but then the trailer read above was not this
-    // member's and the sizes disagree.
-    let written = Decompressor::new().gzip_decompress(tgz, out).ok()?;
-    (written == len).then_some(&*out)
+    // streaming decoder, but then the trailer read by `whole_size` was not
+    // this member's and the sizes disagree.
+    Decompressor::new()
+        .gzip_decompress(tgz, out)
+        .is_ok_and(|written| written == out.len())
 }
 
 /// The size [`inflate_whole`] inflates `tgz` into, or `None` when it

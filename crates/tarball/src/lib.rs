@@ -21,7 +21,10 @@ mod retry;
 pub use buffers::recycle_body;
 pub use download::{Conditional, DownloadRequest, Fetcher, Validators};
 pub use error::TarballError;
-pub use extract::{ExtractLimits, extract_checked_to_store, extract_to_store, needs_large_buffer};
+pub use extract::{
+    ExtractLimits, GroupMember, extract_checked_to_store, extract_group_to_store, extract_to_store,
+    needs_large_buffer,
+};
 pub use integrity::{TarballCheck, sha512_integrity};
 pub use manifest::{bundled_manifest, requires_build};
 pub use options::{FetcherOptions, NetworkOptions, RegistryTls};

@@ -66,17 +66,41 @@ impl<'t> FileBatch<'t> {
         check: Option<(&[u8], &TarballCheck)>,
         errors: &ExtractErrors<'_>,
     ) -> Result<(), TarballError> {
-        let batch = std::mem::take(&mut self.files);
-        self.bytes = 0;
-        let mut inputs: Vec<&[u8]> = Vec::with_capacity(batch.len() + 1);
+        let mut inputs: Vec<&[u8]> = Vec::with_capacity(self.files.len() + 1);
         inputs.extend(check.map(|(tgz, _)| tgz));
-        inputs.extend(batch.iter().map(|(_, _, c)| &c[..]));
+        inputs.extend(self.contents());
         let mut digests = pacquet_sha512::digest_many(&inputs).into_iter();
         drop(inputs);
         if let Some((_, check)) = check {
             check.matches(&digests.next().expect("one digest per input"))?;
         }
-        for ((path, mode, content), digest) in batch.into_iter().zip(digests) {
+        self.write(&mut digests, cas, files, package_json, errors)
+    }
+
+    /// The files' contents, in archive order: what [`FileBatch::write`]
+    /// takes the digests of.
+    pub(super) fn contents(&self) -> impl Iterator<Item = &[u8]> {
+        self.files.iter().map(|(_, _, content)| &content[..])
+    }
+
+    pub(super) fn len(&self) -> usize {
+        self.files.len()
+    }
+
+    /// Writes every file under its digest, the next of `digests` in archive
+    /// order, as [`FileBatch::store`] does. Leaves the batch empty.
+    pub(super) fn write(
+        &mut self,
+        digests: &mut impl Iterator<Item = pacquet_sha512::Hash>,
+        cas: &Cas,
+        files: &mut Files,
+        package_json: &mut Option<Vec<u8>>,
+        errors: &ExtractErrors<'_>,
+    ) -> Result<(), TarballError> {
+        let batch = std::mem::take(&mut self.files);
+        self.bytes = 0;
+        for (path, mode, content) in batch {
+            let digest = digests.next().expect("one digest per file");
             let stored = cas
                 .write_hashed(&content, mode & 0o111 != 0, pacquet_sha512::to_hex(&digest))
                 .map_err(|source| errors.store(source))?;
