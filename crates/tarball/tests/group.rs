@@ -61,16 +61,12 @@ fn check_of(tarball: &[u8]) -> TarballCheck {
     TarballCheck::sha512(&support::sri_sha512(tarball), "http://r/p.tgz").unwrap()
 }
 
-fn alone(
-    tarball: &[u8],
-    id: &str,
-    check: Option<&TarballCheck>,
-) -> Result<PackageFilesIndex, TarballError> {
-    let (_dir, cas) = empty_cas();
+/// `member` extracted on its own into `cas`.
+fn alone(cas: &Cas, member: &GroupMember<'_>) -> Result<PackageFilesIndex, TarballError> {
     let limits = ExtractLimits::default();
-    match check {
-        Some(check) => extract_checked_to_store(&cas, tarball, id, &limits, check),
-        None => extract_to_store(&cas, tarball, id, &limits),
+    match member.check {
+        Some(check) => extract_checked_to_store(cas, member.tgz, member.package_id, &limits, check),
+        None => extract_to_store(cas, member.tgz, member.package_id, &limits),
     }
 }
 
@@ -129,13 +125,7 @@ fn every_member_gets_the_row_it_gets_alone() {
     let (alone_dir, alone_cas) = empty_cas();
     for (member, row) in members.iter().zip(rows) {
         let row = comparable(row.unwrap());
-        let limits = ExtractLimits::default();
-        let own = match member.check {
-            Some(check) => {
-                extract_checked_to_store(&alone_cas, member.tgz, member.package_id, &limits, check)
-            }
-            None => extract_to_store(&alone_cas, member.tgz, member.package_id, &limits),
-        };
+        let own = alone(&alone_cas, member);
         assert_eq!(row, comparable(own.unwrap()), "{}", member.package_id);
         for (path, info) in &row.files {
             let exec = info.mode & 0o111 != 0;
@@ -222,7 +212,8 @@ fn a_refused_member_reports_what_it_reports_alone() {
         let (_dir, cas) = empty_cas();
         let rows = extract_group_to_store(&cas, &members, &ExtractLimits::default());
         for (i, (member, row)) in members.iter().zip(rows).enumerate() {
-            let own = alone(member.tgz, member.package_id, member.check);
+            let (_own_dir, own_cas) = empty_cas();
+            let own = alone(&own_cas, member);
             match (row, own) {
                 (Ok(row), Ok(own)) => assert_eq!(comparable(row), comparable(own)),
                 (Err(row), Err(own)) => {
