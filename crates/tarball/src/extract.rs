@@ -83,7 +83,8 @@ pub fn extract_checked_to_store(
 
 /// Whether extracting `tgz` takes the one buffer for archives over the
 /// threads' own ([`buffers::KEEP_BUFFER`]): such extractions run one at a
-/// time, the others wait for it.
+/// time, a second one waiting for the buffer (a caller that has other
+/// work can hand such tarballs to one thread instead).
 pub fn needs_large_buffer(tgz: &[u8], limits: &ExtractLimits) -> bool {
     whole_size(tgz, limits.max_unpacked_bytes).is_some_and(|len| len > buffers::KEEP_BUFFER)
 }
