@@ -24,6 +24,7 @@ const MAX_EXTENSION_HEADER: u64 = 1 << 20;
 
 mod batch;
 mod group;
+mod split;
 
 pub use group::{GroupMember, extract_group_to_store};
 
