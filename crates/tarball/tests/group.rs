@@ -9,7 +9,7 @@ use pacquet_tarball::{
     ExtractLimits, GroupMember, TarballCheck, TarballError, extract_checked_to_store,
     extract_group_to_store, extract_to_store,
 };
-use support::{file, tgz};
+use support::{bytes, file, tgz};
 
 fn empty_cas() -> (tempfile::TempDir, Cas) {
     let dir = tempfile::tempdir().unwrap();
@@ -23,19 +23,6 @@ fn comparable(mut row: PackageFilesIndex) -> PackageFilesIndex {
         info.checked_at = None;
     }
     row
-}
-
-/// Deterministic bytes that differ by `seed`.
-fn bytes(len: usize, seed: u64) -> Vec<u8> {
-    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    (0..len)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x as u8
-        })
-        .collect()
 }
 
 /// A package of `files` files of assorted sizes (0 bytes to a few 100 KB,

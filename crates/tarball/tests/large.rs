@@ -7,19 +7,7 @@ mod support;
 
 use pacquet_cas::{Cas, sha512_hex};
 use pacquet_tarball::{ExtractLimits, TarballCheck, extract_checked_to_store, extract_to_store};
-
-/// Deterministic bytes that differ by `seed`.
-fn bytes(len: usize, seed: u64) -> Vec<u8> {
-    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    (0..len)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x as u8
-        })
-        .collect()
-}
+use support::bytes;
 
 /// `count` files of `size` bytes (every seventh executable, one path
 /// repeated at the end with other content) plus a `package.json`.

@@ -28,6 +28,19 @@ pub fn fetcher(opts: FetcherOptions) -> Fetcher {
     Fetcher::new(opts)
 }
 
+/// Deterministic bytes that differ by `seed`.
+pub fn bytes(len: usize, seed: u64) -> Vec<u8> {
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    (0..len)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x as u8
+        })
+        .collect()
+}
+
 /// One raw tar entry; `path` bytes go into the header as they are (so
 /// `../x` or `/etc/passwd` can be written).
 pub struct RawEntry<'a> {
