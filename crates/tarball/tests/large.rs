@@ -1,7 +1,7 @@
-//! Packages large enough that their files are hashed and written by more
-//! than one thread (on a machine with more than one core): the row and the
-//! blobs are what hashing each file alone says, in archive order, and a
-//! tarball that is not the locked one still writes nothing.
+//! Packages large enough that their files are written by more than one
+//! thread (on a machine with more than one core): the row and the blobs are
+//! what hashing each file alone says, in archive order, and a tarball that
+//! is not the locked one still writes nothing.
 
 mod support;
 

@@ -31,7 +31,7 @@ fn parts_are_about_equal_and_bounded_by_cores_and_weight() {
 
 #[test]
 fn a_heavy_item_takes_a_part_of_its_own() {
-    // The tarball itself (first) weighs as much as all its files.
+    // One file (the first) weighs as much as all the others.
     let mut weights = vec![1_000u64];
     weights.extend([10; 100]);
     let split = ranges_for(&weights, 100, 2);
