@@ -4,7 +4,7 @@
 //! are extracted one at a time, and a cold install often ends with one
 //! thread still extracting them while the others have nothing left: a cold
 //! alotta install ran on one core for its last 150–270 ms (highcharts and
-//! the like; `perf record`, samples per thread per 50 ms), a third of it
+//! the like; `perf record`, samples per thread per 50 ms), a quarter of it
 //! creating and writing blobs. Their files are split into contiguous parts
 //! of about equal weight, the first written by the calling thread, the
 //! others by helper threads.
