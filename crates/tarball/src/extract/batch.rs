@@ -75,17 +75,22 @@ impl<'t> FileBatch<'t> {
         // `.tgz` would go one block at a time instead of riding in a lane
         // beside the files (splitting a large package's hashing in two cost
         // a cold alotta install ~0.07 CPU-s more in `sha2`).
-        let mut digests = pacquet_sha512::digest_many(&inputs).into_iter();
+        let digests = pacquet_sha512::digest_many(&inputs);
         drop(inputs);
-        if let Some((_, check)) = check {
-            check.matches(&digests.next().expect("one digest per input"))?;
-        }
+        let own = match check {
+            Some((_, check)) => {
+                let (tgz, own) = digests.split_first().expect("one digest per input");
+                check.matches(tgz)?;
+                own
+            }
+            None => &digests[..],
+        };
         let weights: Vec<u64> = self
             .contents()
             .map(|content| content.len() as u64 + FILE_WEIGHT)
             .collect();
         let parts = split::ranges(&weights, MIN_WRITE_PART);
-        self.write_parts(&parts, &mut digests, cas, files, package_json, errors)
+        self.write(&parts, own, cas, files, package_json, errors)
     }
 
     /// The files' contents, in archive order: what [`FileBatch::write`]
@@ -98,37 +103,17 @@ impl<'t> FileBatch<'t> {
         self.files.len()
     }
 
-    /// Writes every file under its digest, the next of `digests` in archive
-    /// order, as [`FileBatch::store`] does, on this thread: the members of
-    /// a group are small (a first version that also split their writes,
-    /// and large packages' hashing, used 0.1 CPU-s more on a cold alotta
-    /// install, ~0.07 of it in `sha2`, and was no faster; 6 interleaved
-    /// runs). Leaves the batch empty.
+    /// Writes every file under its digest (`digests`, in archive order), as
+    /// [`FileBatch::store`] does: the files of the first of `parts` on this
+    /// thread, those of each other part on a helper (`split::run`). Group
+    /// members pass one part: they are small (a first version that also
+    /// split their writes, and large packages' hashing, used 0.1 CPU-s more
+    /// on a cold alotta install, ~0.07 of it in `sha2`, and was no faster;
+    /// 6 interleaved runs). Leaves the batch empty.
     pub(super) fn write(
         &mut self,
-        digests: &mut impl Iterator<Item = pacquet_sha512::Hash>,
-        cas: &Cas,
-        files: &mut Files,
-        package_json: &mut Option<Vec<u8>>,
-        errors: &ExtractErrors<'_>,
-    ) -> Result<(), TarballError> {
-        let whole = 0..self.files.len();
-        self.write_parts(
-            std::slice::from_ref(&whole),
-            digests,
-            cas,
-            files,
-            package_json,
-            errors,
-        )
-    }
-
-    /// [`FileBatch::write`] with the files split into `parts`, the first
-    /// written by this thread and each other by a helper (`split::run`).
-    fn write_parts(
-        &mut self,
         parts: &[std::ops::Range<usize>],
-        digests: &mut impl Iterator<Item = pacquet_sha512::Hash>,
+        digests: &[pacquet_sha512::Hash],
         cas: &Cas,
         files: &mut Files,
         package_json: &mut Option<Vec<u8>>,
@@ -136,10 +121,7 @@ impl<'t> FileBatch<'t> {
     ) -> Result<(), TarballError> {
         let batch = std::mem::take(&mut self.files);
         self.bytes = 0;
-        let digests: Vec<pacquet_sha512::Hash> = batch
-            .iter()
-            .map(|_| digests.next().expect("one digest per file"))
-            .collect();
+        assert_eq!(digests.len(), batch.len(), "one digest per file");
         // Each part stops at its first failure; the first failure in
         // archive order is the one reported, as when written in one go.
         let written = split::run(parts, |part| {

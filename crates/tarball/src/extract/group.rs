@@ -122,8 +122,10 @@ fn store_together<'t>(
         results[*i] = Some(checked.and_then(|()| {
             let mut files = Files::new();
             let mut package_json = None;
+            let whole = 0..batch.len();
             batch.write(
-                &mut own.iter().copied(),
+                std::slice::from_ref(&whole),
+                own,
                 cas,
                 &mut files,
                 &mut package_json,
