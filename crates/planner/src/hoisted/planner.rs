@@ -2,7 +2,9 @@
 //! → package directories (one [`Slot`] per place a package lands), the
 //! projects' `link:` dependencies and hoisted workspace projects.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
+
+use foldhash::HashMap;
 
 use pacquet_config::name_pattern::Matcher;
 use pacquet_lockfile::Lockfile;
@@ -109,7 +111,8 @@ pub fn plan(lockfile: &Lockfile, opts: &PlanOptions) -> Result<Plan, PlanError> 
 /// Each slot's dependencies at their first location (in walk order), as
 /// pnpm 12 links a hoisted package's children for ordering its builds.
 fn slot_deps(graph: &Graph, slot_nodes: &[usize], include_optional: bool) -> Vec<(usize, usize)> {
-    let mut first: HashMap<usize, usize> = HashMap::with_capacity(slot_nodes.len());
+    let mut first: HashMap<usize, usize> =
+        HashMap::with_capacity_and_hasher(slot_nodes.len(), Default::default());
     for (s, &n) in slot_nodes.iter().enumerate() {
         first.entry(n).or_insert(s);
     }
@@ -301,7 +304,7 @@ impl ProjectLinks<'_> {
         }
         let public = Matcher::new(&opts.public_hoist_pattern);
         let private = Matcher::new(&opts.hoist_pattern);
-        let mut taken: std::collections::HashSet<String> = slots
+        let mut taken: foldhash::HashSet<String> = slots
             .iter()
             .filter_map(|s| s.package_dir.strip_prefix(root_modules)?.strip_prefix('/'))
             .map(str::to_lowercase)

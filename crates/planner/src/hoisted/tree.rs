@@ -4,7 +4,9 @@
 //! dependencies merged across groups and sorted by alias. One node per
 //! `(alias, snapshot)`, shared by every parent.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
+
+use foldhash::HashMap;
 
 use pacquet_lockfile::{Lockfile, Resolution};
 
@@ -34,8 +36,8 @@ pub(super) fn build(input: &TreeInput<'_, '_>) -> Result<Tree, PlanError> {
     let mut b = Builder {
         input,
         tree: Tree::default(),
-        interned: HashMap::new(),
-        canonical: HashMap::new(),
+        interned: HashMap::default(),
+        canonical: HashMap::default(),
     };
     b.tree.add(Node::new(".", ".", ""));
     let mut projects: Vec<(&ImporterSelection, &Vec<DirectEdge<'_>>)> =

@@ -1,7 +1,7 @@
 //! Snapshots as an indexed graph: resolved edges, skip flags, reachability
 //! in the order of pnpm's lockfile walker.
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 
 use pacquet_lockfile::{DepPath, DepRef, Lockfile, Snapshot};
 

@@ -1,7 +1,7 @@
 //! Hoisting decisions (docs/layout.md §4), in pnpm's `hoistedDependencies` order.
 
+use foldhash::HashSet;
 use std::borrow::Cow;
-use std::collections::HashSet;
 
 use super::graph::{Edge, Graph, WalkEntry};
 use crate::HoistKind;
@@ -67,7 +67,7 @@ pub(crate) fn hoist<'a>(input: HoistInput<'a, '_, '_>) -> Vec<(Candidate<'a>, &'
         }
     };
     // Aliases recorded from the pseudo-entry (workspace projects yield to them).
-    let mut recorded: HashSet<Cow<'a, str>> = HashSet::new();
+    let mut recorded: HashSet<Cow<'a, str>> = HashSet::default();
     let consider = |alias: &'a str, child: usize, taken: &mut HashSet<Cow<'a, str>>| {
         let kind = kind_of(alias)?;
         if !input.reached[child] || !taken.insert(folded(alias)) {

@@ -1,7 +1,7 @@
 //! The symlinks of the isolated layout, with the directories they live in:
 //! slot siblings, importers' direct dependencies, hoisted aliases.
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 
 use super::{
     dirs::{DirSet, parent},
@@ -140,7 +140,7 @@ impl Links {
     ) -> Vec<ImporterPlan> {
         let dedupe =
             dedupe.filter(|_| selections.len() > 1 && selections.iter().any(|s| s.id == "."));
-        let mut root_targets: HashMap<String, String> = HashMap::new();
+        let mut root_targets: HashMap<String, String> = HashMap::default();
         let mut importers = Vec::with_capacity(selections.len());
         for (imp, (sel, edges)) in selections.iter().zip(importer_edges).enumerate() {
             let modules = join(&sel.dir, modules_dir);

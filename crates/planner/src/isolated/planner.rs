@@ -1,6 +1,6 @@
 //! [`plan`]: lockfile + options → [`Plan`].
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 
 use indexmap::IndexMap;
 use pacquet_config::name_pattern::Matcher;
@@ -128,7 +128,7 @@ fn public_targets<'s>(
     slot_of: &[usize],
     projects: &'s [ImporterSelection],
 ) -> HashMap<&'s str, &'s str> {
-    let mut targets = HashMap::new();
+    let mut targets = HashMap::default();
     for (candidate, alias, kind) in records {
         if *kind != HoistKind::Public {
             continue;
