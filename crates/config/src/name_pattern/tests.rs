@@ -48,3 +48,49 @@ fn order_of_inclusions_and_exclusions() {
     assert!(m(&["*", "!@types/*", "@types/node"]).matches("@types/node"));
     assert!(!m(&["*", "!@types/*", "@types/node"]).matches("@types/react"));
 }
+
+/// @pnpm/matcher's rule taken literally: the pattern is a regular
+/// expression `^…$` in which `*` is `.*` and every other character stands
+/// for itself; matched here by backtracking over every split.
+fn reference(pattern: &[u8], input: &[u8]) -> bool {
+    match pattern.split_first() {
+        None => input.is_empty(),
+        Some((b'*', rest)) => (0..=input.len()).any(|at| reference(rest, &input[at..])),
+        Some((c, rest)) => input.first() == Some(c) && reference(rest, &input[1..]),
+    }
+}
+
+/// Every string of up to `len` characters over `alphabet`.
+fn all_strings(alphabet: &[char], len: usize) -> Vec<String> {
+    let mut out = vec![String::new()];
+    let mut last = vec![String::new()];
+    for _ in 0..len {
+        last = last
+            .iter()
+            .flat_map(|s| alphabet.iter().map(move |c| format!("{s}{c}")))
+            .collect();
+        out.extend(last.iter().cloned());
+    }
+    out
+}
+
+/// Every pattern of up to 5 characters over `a`, `b`, `/`, `*` against every
+/// input of up to 5 characters over `a`, `b`, `/`: overlapping pieces,
+/// repeated stars, empty pieces at either end. (`globset`, used before,
+/// read `**/` as "any directories, or none": `**/` matched `""`, which
+/// pnpm's `^.*.*/$` does not.)
+#[test]
+fn agrees_with_pnpm_s_regular_expressions() {
+    let patterns = all_strings(&['a', 'b', '/', '*'], 5);
+    let inputs = all_strings(&['a', 'b', '/'], 5);
+    for pattern in &patterns {
+        let wildcard = Wildcard::new(pattern);
+        for input in &inputs {
+            assert_eq!(
+                wildcard.is_match(input),
+                reference(pattern.as_bytes(), input.as_bytes()),
+                "pattern {pattern:?} on {input:?}"
+            );
+        }
+    }
+}
