@@ -76,9 +76,9 @@ fn all_strings(alphabet: &[char], len: usize) -> Vec<String> {
 
 /// Every pattern of up to 5 characters over `a`, `b`, `/`, `*` against every
 /// input of up to 5 characters over `a`, `b`, `/`: overlapping pieces,
-/// repeated stars, empty pieces at either end. (`globset`, used before,
-/// read `**/` as "any directories, or none": `**/` matched `""`, which
-/// pnpm's `^.*.*/$` does not.)
+/// repeated stars, empty pieces at either end. `**` is two runs and no
+/// more: `**/` (`^.*.*/$`) does not match `""`, as a glob library's "any
+/// directories, or none" would.
 #[test]
 fn agrees_with_pnpm_s_regular_expressions() {
     let patterns = all_strings(&['a', 'b', '/', '*'], 5);
