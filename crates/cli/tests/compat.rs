@@ -377,6 +377,17 @@ fn hoisting_off_matches_pnpm() {
     same_tree_as_pnpm_with("groups", "hoist: false\n");
 }
 
+/// Hoisting patterns read as pnpm reads them: `*` is any run of characters
+/// and nothing else is special, so `**/pq-deep-3` names no unscoped package
+/// (it needs a `/`), while `pq-deep-*` and `*cycle*` do.
+#[test]
+fn hoisting_patterns_match_pnpm() {
+    same_tree_as_pnpm_with(
+        "hoisting",
+        "publicHoistPattern:\n  - '**/pq-deep-3'\n  - '*cycle*'\nhoistPattern:\n  - '**/pq-bin-sh'\n  - 'pq-deep-*'\n",
+    );
+}
+
 /// A virtual store elsewhere is recorded, absolute, in the workspace state.
 #[test]
 fn another_virtual_store_dir_matches_pnpm() {
